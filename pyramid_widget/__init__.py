@@ -1,0 +1,62 @@
+"""Pyramid Solitaire as a Jupyter widget, with a pure engine and an exact solver.
+
+The engine and solver names import with the standard library alone; `PyramidWidget` (which
+needs anywidget) and the records store are loaded on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import (
+    DECK,
+    PRESETS,
+    Card,
+    Game,
+    IllegalMove,
+    Move,
+    Rules,
+    daily_deal_number,
+    deal_for_date,
+    format_layout,
+    parse_layout,
+)
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "PyramidWidget": "pyramid_widget.widget",
+    "solve": "pyramid_widget.solver",
+    "hint": "pyramid_widget.solver",
+    "deal_winnable": "pyramid_widget.solver",
+    "winnability": "pyramid_widget.solver",
+    "Solution": "pyramid_widget.solver",
+    "Hint": "pyramid_widget.solver",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the widget and the solver on first use, so `import pyramid_widget` stays light."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pyramid_widget' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(module), name)
+
+
+__all__ = [
+    "DECK",
+    "PRESETS",
+    "Card",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "Rules",
+    "__version__",
+    "daily_deal_number",
+    "deal_for_date",
+    "format_layout",
+    "parse_layout",
+    *_LAZY,
+]

@@ -1,0 +1,144 @@
+"""Rule settings and the editions' named presets.
+
+Every point on which the five editions differ is a field of `Rules`; an edition is a preset.
+Nothing about these choices is hard-wired anywhere else: the game consults its `Rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+WinCondition = Literal["pyramid", "deck"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule settings of one game.
+
+    stock_in_play: the stock's top card lies face up and can be paired (002, 003, Microsoft).
+    passes: passes through the stock (1 = no recycle); None means unlimited.
+    win: "pyramid" (the 28 pyramid cards gone) or "deck" (pyramid, stock and waste gone).
+    scoring: 001's points (5 a card, 25 a cleared row, 100 + 10 a card left on clearing).
+    king_from_stock: with the stock top in play, a King there leaves alone without being drawn
+        first (003 and Microsoft); False is 002's way, where it must be drawn to the waste.
+    """
+
+    stock_in_play: bool = False
+    passes: int | None = 3
+    win: WinCondition = "pyramid"
+    scoring: bool = False
+    king_from_stock: bool = True
+
+    def __post_init__(self) -> None:
+        for flag in ("stock_in_play", "scoring", "king_from_stock"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be true or false")
+        if self.passes is not None and (
+            isinstance(self.passes, bool) or not isinstance(self.passes, int) or self.passes < 1
+        ):
+            raise ValueError(
+                f"passes must be a whole number from 1 up, or None; not {self.passes!r}"
+            )
+        if self.win not in ("pyramid", "deck"):
+            raise ValueError(f"win must be 'pyramid' or 'deck', not {self.win!r}")
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """The named edition's rules, with any field overridden (e.g. passes=1)."""
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            known = ", ".join(PRESETS)
+            raise ValueError(f"unknown rules {name!r}; known presets: {known}") from None
+        return replace(base, **overrides) if overrides else base
+
+    @property
+    def name(self) -> str:
+        """The preset name, plus the fields that differ from it: "classic,passes=1"."""
+        best_name, best_diff = "classic", self._diff(PRESETS["classic"])
+        for preset_name, preset in PRESETS.items():
+            diff = self._diff(preset)
+            if len(diff) < len(best_diff):
+                best_name, best_diff = preset_name, diff
+        return ",".join([best_name, *(f"{k}={_show(v)}" for k, v in best_diff)])
+
+    def _diff(self, other: Rules) -> list[tuple[str, Any]]:
+        return [
+            (f.name, getattr(self, f.name))
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(other, f.name)
+        ]
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Read a name as printed by `name`: "open-stock" or "classic,passes=1,scoring=true"."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("rules name is empty")
+        head, *parts = [p.strip() for p in text.split(",")]
+        overrides: dict[str, Any] = {}
+        known = {f.name for f in fields(cls)}
+        for part in parts:
+            key, sep, raw = part.partition("=")
+            key = key.strip()
+            if not sep or key not in known:
+                raise ValueError(f"unknown rules setting {part!r}")
+            overrides[key] = _read(key, raw.strip())
+        return cls.preset(head, **overrides)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        if not isinstance(data, dict):
+            raise ValueError("rules must be an object")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rules settings: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    @property
+    def passes_text(self) -> str:
+        return "unlimited" if self.passes is None else str(self.passes)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "unlimited"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _read(key: str, raw: str) -> Any:
+    low = raw.lower()
+    if key == "passes":
+        if low in ("none", "unlimited", "inf"):
+            return None
+        if not low.isdigit():
+            raise ValueError(f"passes must be a number or 'unlimited', not {raw!r}")
+        return int(low)
+    if key == "win":
+        return low
+    if low in ("true", "1", "yes", "on"):
+        return True
+    if low in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"{key} must be true or false, not {raw!r}")
+
+
+PRESETS: dict[str, Rules] = {
+    # 000: face-down stock, waste top only, 3 passes, clear the pyramid.
+    "classic": Rules(),
+    # 001: as classic, with scoring (passes may be overridden to 1 or None).
+    "scored": Rules(scoring=True),
+    # 002/003 and Microsoft: stock top face up and in play, 3 passes.
+    "open-stock": Rules(stock_in_play=True),
+    # 004: waste top only, a single recycle.
+    "one-recycle": Rules(passes=2),
+    # 002's strict traditional game: stock top in play, one pass, the whole deck must go.
+    # King on the stock top drawn first, as in 002.
+    "strict": Rules(stock_in_play=True, passes=1, win="deck", king_from_stock=False),
+}

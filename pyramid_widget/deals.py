@@ -85,3 +85,33 @@ def parse_layout(text: str) -> tuple[Card, ...]:
 
 def format_layout(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(str(card) for card in cards)
+
+
+def build_layout(
+    pyramid: dict[int, str] | list[str | None] | None = None,
+    stock: list[str | None] | None = None,
+) -> str:
+    """A layout with chosen cards in chosen places; every other place gets the unused cards in
+    fresh-deck order. Handy for lessons and tests that need one particular position.
+
+    `pyramid` is a list of up to 28 cards (row by row from the apex, None = any card) or a
+    mapping {pyramid index: card}; `stock` is a list of up to 24 cards, the first drawn first.
+    """
+    slots: list[Card | None] = [None] * len(DECK)
+    items = pyramid.items() if isinstance(pyramid, dict) else enumerate(pyramid or [])
+    for i, text in items:
+        if text is not None:
+            if not 0 <= i < 28:
+                raise ValueError(f"pyramid index {i} is outside 0..27")
+            slots[i] = Card.parse(text)
+    if stock and len(stock) > 24:
+        raise ValueError("the stock holds 24 cards")
+    for k, text in enumerate(stock or []):
+        if text is not None:
+            slots[28 + k] = Card.parse(text)
+    chosen = [card for card in slots if card is not None]
+    duplicates = [str(card) for card, n in Counter(chosen).items() if n > 1]
+    if duplicates:
+        raise ValueError(f"duplicate {', '.join(duplicates)} in the layout")
+    spare = iter(card for card in DECK if card not in set(chosen))
+    return format_layout([card if card is not None else next(spare) for card in slots])

@@ -4,7 +4,7 @@ Standard library only; nothing here imports Jupyter, so the engine and the solve
 """
 
 from .cards import DECK, Card
-from .deals import daily_deal_number, format_layout, parse_layout
+from .deals import build_layout, daily_deal_number, format_layout, parse_layout
 from .game import DRAW, RECYCLE, Game, IllegalMove, Move, Position, deal_for_date
 from .rules import PRESETS, Rules
 
@@ -19,6 +19,7 @@ __all__ = [
     "Move",
     "Position",
     "Rules",
+    "build_layout",
     "daily_deal_number",
     "deal_for_date",
     "format_layout",

@@ -79,7 +79,7 @@ def parse_layout(text: str) -> tuple[Card, ...]:
     if len(cards) != len(DECK):
         missing = sorted(set(DECK) - set(cards))
         hint = f" (missing {', '.join(map(str, missing))})" if len(missing) <= 4 else ""
-        raise ValueError(f"a layout needs 52 cards, this one has {len(cards)}{hint}")
+        raise ValueError(f"a layout needs 52 cards; this one has {len(cards)} cards{hint}")
     return tuple(cards)
 
 

@@ -23,11 +23,16 @@ def refusal(game: Game, move: str) -> str:
 
 # ------------------------------------------------------------------ common to every edition
 def test_card_values_ace_one_to_king_thirteen():
-    values = [Card.parse(t).value for t in "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc".split()]
+    values = [
+        Card.parse(t).value
+        for t in ["Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc"]
+    ]
     assert values == list(range(1, 14))
 
 
-@pytest.mark.parametrize("a,b", [("Ah", "Qs"), ("2c", "Jd"), ("3d", "Th"), ("4s", "9c"), ("5h", "8c"), ("6d", "7s")])
+@pytest.mark.parametrize(
+    "a,b", [("Ah", "Qs"), ("2c", "Jd"), ("3d", "Th"), ("4s", "9c"), ("5h", "8c"), ("6d", "7s")]
+)
 def test_the_six_pairs_make_13_and_suits_never_matter(a, b):
     game = game_with({21: a, 22: b})
     game.play(f"{a}+{b}")

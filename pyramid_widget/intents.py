@@ -1,0 +1,232 @@
+"""Intents: what a front end asks for, checked before the engine sees it, and answered.
+
+A front end sends custom messages such as
+``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "pair",
+"cards": ["5h", "8c"]}``. Each gets exactly one answer,
+``{"type": "ack", "seq": 4, "view": "v1", "ok": bool, "reason": str | None,
+"move": notation | None}``, whether it was applied, refused by the engine, malformed or stale.
+
+This module never imports Jupyter: `handle` takes the message and a `Session` (the widget, or
+anything with the same few methods), so every path can be unit tested. It decides nothing about
+the rules either: legality is the engine's, and its refusal reason is passed on word for word.
+The one thing decided here is whether a message is well formed and still about the board the
+player saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .cards import Card
+from .game import ALREADY_WON, COVERED, NEEDS_PARTNER, NOT_IN_PLAY, Game, IllegalMove, Move
+
+
+class Session(Protocol):
+    """What `handle` needs from the object that owns the game (the widget implements it)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def version(self) -> int:
+        """The version of the state last sent to the views."""
+        ...
+
+    @property
+    def position_version(self) -> int:
+        """The state version at which the position (or the deal) last changed."""
+        ...
+
+    @property
+    def auto_pair(self) -> bool: ...
+
+    def play(self, move: Move | str) -> Move: ...
+
+    def draw(self) -> Move: ...
+
+    def recycle(self) -> Move: ...
+
+    def undo(self) -> Move: ...
+
+    def redo(self) -> Move: ...
+
+    def new_deal(self, number: int | None = None) -> Any: ...
+
+    def restart(self) -> Any: ...
+
+
+class BadIntent(ValueError):
+    """A message that cannot be acted on (malformed, unknown or stale), with the reason why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+#: Actions whose meaning depends on the board the player was looking at: they carry the state
+#: version that view rendered, and are refused if the position changed since. Draw, recycle,
+#: undo and redo mean the same on any board (and a quick double tap must do it twice); new
+#: deal and restart throw the position away anyway.
+POSITIONAL = frozenset({"tap", "pair"})
+ACTIONS = POSITIONAL | {"draw", "recycle", "undo", "redo", "new", "restart"}
+
+STALE = "the board changed before that move arrived; nothing was done"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A well-formed request from a front end."""
+
+    seq: int
+    action: str
+    view: str | None = None
+    version: int | None = None
+    cards: tuple[Card, ...] = ()
+    number: int | None = None
+
+
+def _int(value: Any) -> bool:
+    """True for a JSON integer (bool is an int subclass in Python, but not in JSON)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _card(text: Any) -> Card:
+    if not isinstance(text, str):
+        raise BadIntent(f"a card must be written as text like '5h', not {text!r}")
+    try:
+        return Card.parse(text)
+    except ValueError:
+        raise BadIntent(f"unknown card {text!r}") from None
+
+
+def parse_intent(content: Any) -> Intent:
+    """Check a message's shape and return the `Intent`; raise `BadIntent` saying what is wrong."""
+    if not isinstance(content, dict):
+        raise BadIntent("a message must be an object")
+    if content.get("type") != "intent":
+        raise BadIntent(f"unknown message type {content.get('type')!r}")
+    seq = content.get("seq")
+    if not _int(seq) or seq < 0:
+        raise BadIntent("an intent needs a sequence number 'seq' (a whole number, 0 or more)")
+    view = content.get("view")
+    if view is not None and not isinstance(view, str):
+        raise BadIntent("'view' must be text")
+    action = content.get("action")
+    if action not in ACTIONS:
+        raise BadIntent(f"unknown action {action!r}; expected one of {', '.join(sorted(ACTIONS))}")
+    version = content.get("version")
+    if version is not None and (not _int(version) or version < 0):
+        raise BadIntent("'version' must be a whole number, 0 or more")
+    if action in POSITIONAL and version is None:
+        raise BadIntent(f"a {action} needs the 'version' of the board it was made on")
+
+    cards: tuple[Card, ...] = ()
+    number = None
+    if action == "tap":
+        cards = (_card(content.get("card")),)
+    elif action == "pair":
+        raw = content.get("cards")
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise BadIntent("a pair needs 'cards': a list of two cards")
+        cards = (_card(raw[0]), _card(raw[1]))
+        if cards[0] == cards[1]:
+            raise BadIntent("a pair needs two different cards")
+    elif action == "new":
+        number = content.get("number")
+        if number is not None and (not _int(number) or number < 0):
+            raise BadIntent("a deal number must be a whole number, 0 or more")
+    return Intent(seq=seq, action=action, view=view, version=version, cards=cards, number=number)
+
+
+def auto_partner(game: Game, card: Card) -> Card | None:
+    """The partner 000's auto-pair picks for `card`: the first card in play that makes 13,
+    searching the pyramid from the top row down, left to right, then the waste top, then a
+    face-up stock top."""
+    return next((other for other in game.in_play if card.pairs_with(other)), None)
+
+
+def tap_move(game: Game, card: Card, auto_pair: bool) -> Move:
+    """The move one tap on `card` asks for: a King alone or, with auto-pair on, the card with
+    its `auto_partner`. Raises IllegalMove with the reason when there is none: a tap on a
+    covered card says it is covered, as 003 does, before anything about partners."""
+    if card.is_king:
+        return Move.king(card)
+    if game.is_won:
+        raise IllegalMove(ALREADY_WON)
+    if card not in game.in_play:
+        raise IllegalMove(COVERED if card in game.pyramid else NOT_IN_PLAY)
+    if not auto_pair:
+        raise IllegalMove(NEEDS_PARTNER)
+    partner = auto_partner(game, card)
+    if partner is None:
+        raise IllegalMove(f"nothing in play makes 13 with the {card.name}")
+    return Move.pair(card, partner)
+
+
+def ack(intent_or_seq: Intent | Any, ok: bool, reason: str | None, move: Move | None) -> dict:
+    """The answer to a message (a bad message gets its `seq` echoed back only if it had one)."""
+    if isinstance(intent_or_seq, Intent):
+        seq, view = intent_or_seq.seq, intent_or_seq.view
+    else:
+        content = intent_or_seq if isinstance(intent_or_seq, dict) else {}
+        seq = content.get("seq") if _int(content.get("seq")) else None
+        view = content.get("view") if isinstance(content.get("view"), str) else None
+    return {
+        "type": "ack",
+        "seq": seq,
+        "view": view,
+        "ok": ok,
+        "reason": reason,
+        "move": str(move) if move is not None else None,
+    }
+
+
+def _apply(session: Session, intent: Intent) -> Move | None:
+    """Carry out a checked intent on the session; engine refusals propagate as IllegalMove."""
+    game = session.game
+    action = intent.action
+    if action in POSITIONAL:
+        if intent.version > session.version:
+            raise BadIntent(f"version {intent.version} is newer than the board's")
+        if intent.version < session.position_version:
+            raise BadIntent(STALE)
+        if action == "tap":
+            return session.play(tap_move(game, intent.cards[0], session.auto_pair))
+        return session.play(Move.pair(*intent.cards))
+    if action == "draw":
+        return session.draw()
+    if action == "recycle":
+        return session.recycle()
+    if action == "undo":
+        return session.undo()
+    if action == "redo":
+        return session.redo()
+    if action == "new":
+        session.new_deal(intent.number)
+        return None
+    session.restart()
+    return None
+
+
+def handle(session: Session, content: Any) -> dict | None:
+    """Answer one message from a front end: apply it through `session` or say why not.
+
+    Never raises for anything a front end can send: a malformed or stale message, or a move
+    the engine refuses, becomes an ack with ok=False and the reason, and changes nothing.
+    Returns None only for anywidget's own command messages, which are not ours to answer.
+    """
+    if isinstance(content, dict) and content.get("kind") == "anywidget-command":
+        return None
+    try:
+        intent = parse_intent(content)
+    except BadIntent as error:
+        return ack(content, False, error.reason, None)
+    try:
+        move = _apply(session, intent)
+    except (BadIntent, IllegalMove) as error:
+        return ack(intent, False, error.reason, None)
+    except ValueError as error:
+        # Move.parse or the deal functions refusing what the front end sent.
+        return ack(intent, False, str(error), None)
+    return ack(intent, True, None, move)

@@ -1,0 +1,141 @@
+"""The view state: everything a front end may draw, and nothing the player may not see.
+
+The browser is not trusted with hidden information: whatever a front end (or a curious player
+with the developer tools open) does, it can only learn what this module puts in the state. So
+the state is built here, in one pure function, from the engine's public accessors:
+
+- the 28 pyramid cards are dealt face up, so their identities are always sent;
+- the stock sends only its count, plus its top card when the rules turn that card face up;
+- the waste sends its top and a short fan of the cards under it, all of which were turned face
+  up when they were drawn;
+- legal moves and playable cards only ever name cards in play, which are face up.
+
+No Jupyter import here: the state is a plain JSON-able dict, testable without a kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .game import Game
+
+#: Bumped when the shape of the state changes incompatibly, so a front end can tell.
+SCHEMA = 1
+
+#: How many waste cards a view may show, top included.
+MAX_FAN = 3
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """Display choices that are not rules: they change what a view offers, never legality."""
+
+    highlight_partners: bool = True
+    """Outline the cards that make 13 with the selected one (on by default, optional in 004)."""
+
+    auto_pair: bool = False
+    """000's way: one tap pairs a card with its first partner instead of selecting it."""
+
+    waste_fan: int = MAX_FAN
+    """How many waste cards to show, top included (1 shows the top alone)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.waste_fan <= MAX_FAN:
+            raise ValueError(f"waste_fan must be between 1 and {MAX_FAN}, not {self.waste_fan}")
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    """What just changed the board; given to `PyramidWidget.on_move` callbacks and sent to the
+    views (for their announcements and animations).
+
+    action: "play" (a pair, King, draw or recycle), "undo", "redo", "new" (another deal),
+    "restart" or "start" (the widget was just made). move: the move's notation, if any.
+    """
+
+    action: str
+    move: str | None = None
+
+    def __str__(self) -> str:
+        if self.action == "play" and self.move:
+            return self.move
+        return f"{self.action} {self.move}" if self.move else self.action
+
+
+def pyramid_statuses(game: Game) -> list[dict[str, str]]:
+    """The 28 pyramid slots, apex first: each card with "in_play", "covered" or "removed"."""
+    exposed = set(game.exposed)
+    slots = []
+    for card, original in zip(game.pyramid, game.cards[:28], strict=True):
+        if card is None:
+            slots.append({"card": str(original), "status": "removed"})
+        else:
+            status = "in_play" if card in exposed else "covered"
+            slots.append({"card": str(card), "status": status})
+    return slots
+
+
+def deal_id(game: Game) -> str | None:
+    """The deal's shareable identifier when it gives nothing away, else None.
+
+    A numbered deal is named by its number ("classic#42"). Any other deal's code spells out
+    the whole deck, unseen stock included, so it is only handed over on request (sharing), or
+    once the game is won.
+    """
+    if game.deal_number is not None or game.is_won:
+        return game.deal_id
+    return None
+
+
+def build_state(
+    game: Game,
+    *,
+    version: int,
+    position_version: int | None = None,
+    options: ViewOptions | None = None,
+    event: MoveEvent | None = None,
+) -> dict[str, Any]:
+    """The state a view renders, for `game` at `version`.
+
+    `position_version` is the version at which the position last changed (this one by
+    default): views announce a move once, not again when only an option changed.
+    `event` is the change that produced this state (see `MoveEvent`); a start by default.
+    """
+    options = options or ViewOptions()
+    rules = game.rules
+    waste = game.waste
+    stock_top = game.stock_top
+    return {
+        "schema": SCHEMA,
+        "version": version,
+        "position_version": version if position_version is None else position_version,
+        "deal": {"id": deal_id(game), "number": game.deal_number},
+        "rules": {"name": rules.name, **rules.to_dict()},
+        "pyramid": pyramid_statuses(game),
+        "stock": {
+            "count": game.stock_count,
+            "top": str(stock_top) if stock_top is not None else None,
+        },
+        "waste": {
+            "count": len(waste),
+            "top": str(waste[-1]) if waste else None,
+            "fan": [str(card) for card in waste[-options.waste_fan :]] if waste else [],
+        },
+        "playable": [str(card) for card in game.in_play],
+        "legal": [str(move) for move in game.legal_moves()],
+        "status": {
+            "cleared": game.cleared,
+            "moves": game.move_count,
+            "pass": game.pass_number,
+            "passes": rules.passes,
+            "passes_left": game.passes_left,
+            "score": game.score if rules.scoring else None,
+            "can_undo": game.can_undo,
+            "can_redo": game.can_redo,
+            "recycle_blocker": game.recycle_blocker,
+            "outcome": game.outcome,
+        },
+        "event": asdict(event or MoveEvent("start")),
+        "options": asdict(options),
+    }

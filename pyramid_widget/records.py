@@ -1,0 +1,267 @@
+"""Records and the rules of record keeping: what counts as a game, a win and a loss, and when.
+
+Records are never counters bumped in place: `summarize` derives them every time from the
+finished games, in the order they finished, so they cannot drift from the history and a game
+recorded twice (it cannot be: finishing is keyed on the game's id) could not count twice.
+
+`Recorder` is one widget's (or one script's) player session: it owns the game being played, its
+id in the store and its clock, and applies 000's rules:
+
+- every applied move, undo and redo is saved at once (the save carries undo and redo history);
+- a win is recorded once, with the clock stopped at the winning move;
+- restarting, choosing another deal or continuing another saved game, once a move has been
+  played in an unfinished deal, records that deal as lost; Undo alone does not (undoing back to
+  the deal's start still leaves a deal that was begun), and neither does being stuck;
+- the clock counts play only: it starts with the first move (or when a saved game is
+  continued), `pause()` stops it, and time between sessions never counts, since only the
+  elapsed seconds are kept.
+
+A store that fails (disk full, locked for too long) never stops the game: the error becomes a
+warning and play goes on.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+import uuid
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from .game import Game
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .store import AnyStore, SavedGame
+
+
+@dataclass(frozen=True)
+class Records:
+    """One rules preset's records. Times in seconds of play; None where nothing qualifies yet.
+
+    games counts finished games (wins + losses); unfinished games are not counted until they
+    are won or given up. best_score is None when the rules do not score; it is the best score
+    of any finished game (a lost game keeps the points it made, as in 001).
+    """
+
+    rules: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    fastest_win: float | None = None
+    fewest_moves: int | None = None
+    best_score: int | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per finished game (0..1), None before the first finished game."""
+        return self.wins / self.games if self.games else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "win_rate": self.win_rate}
+
+
+def rules_name(rules: Rules | str) -> str:
+    """The canonical name records are kept under ("classic,passes=3" is "classic")."""
+    if isinstance(rules, Rules):
+        return rules.name
+    if isinstance(rules, str):
+        return Rules.parse(rules).name
+    raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
+
+
+def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Records:
+    """Records from the finished games `(result, elapsed, moves, score)` in finishing order."""
+    try:
+        scoring = Rules.parse(rules).scoring
+    except ValueError:  # a preset this version does not know: show what the games scored
+        scoring = None
+    wins = losses = streak = best_streak = 0
+    fastest: float | None = None
+    fewest: int | None = None
+    best_score: int | None = None
+    for result, elapsed, moves, score in finished:
+        if result == "won":
+            wins += 1
+            streak += 1
+            best_streak = max(best_streak, streak)
+            fastest = elapsed if fastest is None else min(fastest, elapsed)
+            fewest = moves if fewest is None else min(fewest, moves)
+        else:
+            losses += 1
+            streak = 0
+        if scoring or (scoring is None and score):
+            best_score = score if best_score is None else max(best_score, score)
+    return Records(
+        rules, wins + losses, wins, losses, streak, best_streak, fastest, fewest, best_score
+    )
+
+
+# ---------------------------------------------------------------------- the session
+_ACTIONS_SAVED = ("play", "undo", "redo", "refresh")
+
+
+class Recorder:
+    """Keeps one player's games in a store: autosave, the loss rule, the clock.
+
+    >>> recorder = Recorder(open_store(), game)     # doctest: +SKIP
+    >>> game.play("5h+8c"); recorder.moved()        # saved; a win is recorded here, once
+    >>> recorder.new_game(Game.deal(7))              # the deal in progress counts as lost
+
+    `offer` is the saved unfinished game of the same rules that a "Continue" would bring back
+    (None when there is none). Playing a first move in another deal instead gives it up, which
+    records it as lost, as in 000.
+    """
+
+    def __init__(
+        self,
+        store: AnyStore,
+        game: Game,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self.offer: SavedGame | None = self._safely(lambda: store.resume(game.rules), None)
+        self._begin(game, elapsed=0.0, game_id=None)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def game_id(self) -> str:
+        """The current attempt's id in the store (a restart or new deal gets a new one)."""
+        return self._game_id
+
+    @property
+    def started(self) -> bool:
+        """A move has been played in this attempt (it is saved, and leaving it is a loss)."""
+        return self._started
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of play in this attempt so far."""
+        if self._running_since is None:
+            return self._elapsed
+        return self._elapsed + max(0.0, self._clock() - self._running_since)
+
+    @property
+    def clock_running(self) -> bool:
+        return self._running_since is not None
+
+    def records(self) -> Records:
+        """The records of the current rules."""
+        return self._safely(
+            lambda: self.store.records(self._game.rules), Records(self._game.rules.name)
+        )
+
+    # ------------------------------------------------------------------ events
+    def changed(self, action: str, game: Game) -> None:
+        """The widget's one hook, after each change, with `MoveEvent.action` and the live game:
+        "play", "undo", "redo", "refresh" save; "new" and "restart" apply the loss rule."""
+        if action == "new" or game is not self._game:
+            self.new_game(game)
+        elif action == "restart":
+            self.restarted()
+        elif action in _ACTIONS_SAVED:
+            self.moved()
+
+    def moved(self) -> None:
+        """Save the game after a move, undo or redo was applied; a win is recorded here."""
+        if self._finished:
+            return
+        game = self._game
+        if not self._started:
+            if not game.log and not game.can_redo:
+                return  # nothing played yet: nothing to save
+            self._started = True
+            self.decline()
+            self.unpause()
+        result = "won" if game.is_won else None
+        if result:
+            self.pause()
+            self._finished = True
+        elapsed = self.elapsed
+        self._safely(lambda: self.store.save(self._game_id, game, elapsed, result=result), None)
+
+    def new_game(self, game: Game) -> None:
+        """Another deal replaces the current one (new deal, numbered deal, other rules)."""
+        self._leave()
+        self._begin(game, elapsed=0.0, game_id=None)
+
+    def restarted(self) -> None:
+        """The same deal started over (`game.restart()`): a new attempt of the same deal."""
+        self._leave()
+        self._begin(self._game, elapsed=0.0, game_id=None)
+
+    def continue_game(self, saved: SavedGame | None = None) -> Game | None:
+        """Take up a saved unfinished game: `saved`, else the pending offer, else the latest
+        one of the current rules. Returns its Game (the widget shows it) or None if there is
+        none. A started deal it replaces counts as lost."""
+        if saved is None:
+            saved = self.offer or self._safely(lambda: self.store.resume(self._game.rules), None)
+        if saved is None:
+            return None
+        self.offer = None
+        self._leave()
+        self._begin(saved.game, elapsed=saved.elapsed, game_id=saved.game_id)
+        self._started = True
+        self.unpause()
+        return saved.game
+
+    def decline(self) -> None:
+        """Give up the offered saved game (a new game started instead): recorded as lost."""
+        offer, self.offer = self.offer, None
+        if offer is not None:
+            self._safely(lambda: self.store.abandon(offer.game_id, offer.elapsed), None)
+
+    def pause(self) -> None:
+        """Stop the clock (a pause button, a hidden tab)."""
+        if self._running_since is not None:
+            self._elapsed = self.elapsed
+            self._running_since = None
+
+    def unpause(self) -> None:
+        """Start the clock again; it only runs in a started, unfinished game."""
+        if self._running_since is None and self._started and not self._finished:
+            self._running_since = self._clock()
+
+    # ------------------------------------------------------------------ internals
+    def _begin(self, game: Game, *, elapsed: float, game_id: str | None) -> None:
+        self._game = game
+        self._game_id = game_id or uuid.uuid4().hex
+        self._elapsed = elapsed
+        self._running_since: float | None = None
+        self._started = False
+        self._finished = game.is_won
+
+    def _leave(self) -> None:
+        """The current attempt is being replaced: a started, unfinished one is lost."""
+        self.pause()
+        if self._started and not self._finished:
+            self._finished = True
+            elapsed = self._elapsed
+            self._safely(lambda: self.store.abandon(self._game_id, elapsed), None)
+
+    def _safely(self, action: Callable[[], Any], default: Any) -> Any:
+        """Run a store call; a failing store warns and the game goes on."""
+        try:
+            return action()
+        except (sqlite3.Error, OSError) as error:
+            warnings.warn(
+                f"pyramid-widget could not use its records database ({error}); "
+                "play goes on, but this may not be saved",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            return default

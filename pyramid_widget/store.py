@@ -1,0 +1,576 @@
+"""The records database: saved games and finished games in one SQLite file (stdlib `sqlite3`).
+
+Where: `PYRAMID_WIDGET_DB` if set, else `<Jupyter data dir>/pyramid-widget/pyramid.sqlite3`
+(`jupyter_core.paths.jupyter_data_dir()` when installed, else ~/.local/share/jupyter).
+`open_store(store)` turns a widget's `store=` argument into a store: the default, a path, a
+`Store`, or None for `NullStore` (nothing saved).
+
+Safety, and why:
+- WAL journal, a busy timeout and short `BEGIN IMMEDIATE` transactions: two kernels can play
+  and save at once; readers never wait, writers take turns, and nothing is lost.
+- One row per game attempt, keyed by a random id; every save is one transaction, so a process
+  killed mid-write leaves the previous save intact (synchronous=NORMAL in WAL survives a killed
+  process; only a power cut could lose the last moves, never the file).
+- A finished row never changes again: finishing twice (a win seen twice) is a no-op.
+- A file that is not a sound SQLite database is moved aside (`<name>.damaged-<time>`) with a
+  warning and a fresh one is started; a file from a newer schema, or another application's
+  database, is refused with StoreError and never written to.
+- Saves are replayed, never trusted (`Game.from_json`): a damaged save is skipped with a
+  warning when looking for a game to continue.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import socket
+import sqlite3
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Literal, Protocol
+
+from .game import Game
+from .records import Records, rules_name, summarize
+from .rules import Rules
+
+ENV_VAR = "PYRAMID_WIDGET_DB"
+APPLICATION_ID = 0x50595257  # "PYRW": marks the file as ours (PRAGMA application_id)
+BUSY_TIMEOUT_MS = 10_000
+_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+Result = Literal["won", "lost"]
+
+# MIGRATIONS[k] takes the schema from version k to k + 1, in one transaction. Append only.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE schema_version (
+            version INTEGER PRIMARY KEY,
+            applied_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,          -- one attempt at a deal; finishing is keyed on it
+            rules TEXT NOT NULL,          -- Rules.name: records are kept per rules
+            deal_number INTEGER,          -- NULL for a written layout
+            layout TEXT NOT NULL,         -- the 52 cards, for replay
+            log TEXT NOT NULL,            -- the moves played, in notation, space separated
+            save TEXT NOT NULL,           -- Game.to_json(): position, undo and redo, seen cards
+            moves INTEGER NOT NULL,       -- move count at the last save
+            score INTEGER NOT NULL,
+            elapsed REAL NOT NULL,        -- seconds of play (time away never counts)
+            result TEXT CHECK (result IN ('won', 'lost')),  -- NULL while unfinished
+            owner TEXT NOT NULL,          -- host:pid of the last process that saved it
+            started_at TEXT NOT NULL,
+            saved_at TEXT NOT NULL,
+            finished_at TEXT,
+            finish_order INTEGER UNIQUE   -- order of finishing, for win streaks
+        )""",
+        "CREATE INDEX games_unfinished ON games (rules, saved_at) WHERE result IS NULL",
+        "CREATE INDEX games_finished ON games (rules, finish_order) WHERE result IS NOT NULL",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The records database cannot be used (a newer schema, another application's file, an
+    unopenable path). Nothing was written to it."""
+
+
+class _Default(Enum):
+    DEFAULT = "default"
+
+
+DEFAULT = _Default.DEFAULT
+"""`store=DEFAULT`: the database at `default_path()`."""
+
+
+def default_path() -> Path:
+    """`PYRAMID_WIDGET_DB` if set, else pyramid-widget/pyramid.sqlite3 in the Jupyter data dir."""
+    override = os.environ.get(ENV_VAR, "").strip()
+    if override:
+        return Path(override).expanduser()
+    try:
+        from jupyter_core.paths import jupyter_data_dir
+
+        base = Path(jupyter_data_dir())
+    except ImportError:
+        base = Path.home() / ".local" / "share" / "jupyter"
+    return base / "pyramid-widget" / "pyramid.sqlite3"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+_OWNER = f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _owner() -> str:
+    """This process, as recorded with its saves (recomputed after a fork)."""
+    global _OWNER
+    if not _OWNER.endswith(f":{os.getpid()}"):
+        _OWNER = f"{socket.gethostname()}:{os.getpid()}"
+    return _OWNER
+
+
+def _held_elsewhere(owner: str) -> bool:
+    """Is the game saved by `owner` still being played by another live process on this host?
+
+    Only answerable on POSIX (signal 0 probes a pid); elsewhere no game counts as held.
+    """
+    host, _, pid_text = owner.rpartition(":")
+    if owner == _owner() or host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    if os.name != "posix":
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _is_corruption(error: sqlite3.DatabaseError) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _CORRUPT_CODES
+    text = str(error).lower()
+    return "malformed" in text or "not a database" in text
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game to continue: the game with its undo and redo history, and its clock."""
+
+    game_id: str
+    game: Game
+    elapsed: float
+    started_at: _dt.datetime
+    saved_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game of the history; `start()` and `moves` replay it move by move,
+    `game()` loads its final position with its undo history."""
+
+    game_id: str
+    rules: str
+    deal_number: int | None
+    layout: str
+    moves: tuple[str, ...]
+    move_count: int
+    result: Result
+    elapsed: float
+    score: int
+    started_at: _dt.datetime
+    finished_at: _dt.datetime
+    save: str
+
+    def start(self) -> Game:
+        """The deal at its start, under its rules."""
+        if self.deal_number is not None:
+            return Game.deal(self.deal_number, self.rules)
+        return Game.from_layout(self.layout, self.rules)
+
+    def game(self) -> Game:
+        """The game as it ended (undo walks back through it)."""
+        return Game.from_json(self.save)
+
+
+def _finished_game(row: tuple) -> FinishedGame:
+    game_id, rules, number, layout, log, moves, result, elapsed, score, started, ended, save = row
+    return FinishedGame(
+        game_id,
+        rules,
+        number,
+        layout,
+        tuple(log.split()),
+        moves,
+        result,
+        float(elapsed),
+        score,
+        _dt.datetime.fromisoformat(started),
+        _dt.datetime.fromisoformat(ended),
+        save,
+    )
+
+
+class AnyStore(Protocol):
+    """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing."""
+
+    path: Path | None
+
+    def save(
+        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+    ) -> bool: ...
+    def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
+    def resume(self, rules: Rules | str) -> SavedGame | None: ...
+    def records(self, rules: Rules | str) -> Records: ...
+    def all_records(self) -> dict[str, Records]: ...
+    def history(
+        self, rules: Rules | str | None = None, limit: int | None = None
+    ) -> list[FinishedGame]: ...
+    def close(self) -> None: ...
+
+
+class NullStore:
+    """`store=None`: saving turned off. Same calls as `Store`; keeps and returns nothing."""
+
+    path: Path | None = None
+
+    def save(
+        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+    ) -> bool:
+        return False
+
+    def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
+        return False
+
+    def resume(self, rules: Rules | str) -> SavedGame | None:
+        return None
+
+    def records(self, rules: Rules | str) -> Records:
+        return Records(rules_name(rules))
+
+    def all_records(self) -> dict[str, Records]:
+        return {}
+
+    def history(
+        self, rules: Rules | str | None = None, limit: int | None = None
+    ) -> list[FinishedGame]:
+        return []
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "NullStore()"
+
+
+class Store:
+    """The SQLite records database at `path` (default: `default_path()`).
+
+    Safe to share between threads (one lock) and between processes (SQLite's locking).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self._lock = threading.RLock()
+        self._conn = self._open()
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # ------------------------------------------------------------------ writing
+    def save(
+        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+    ) -> bool:
+        """Save game `game_id` as it is now (insert or update); with `result` it also finishes.
+
+        A finished game never changes again: returns False (and writes nothing) if it already
+        was finished, True when saved.
+        """
+        if result not in (None, "won", "lost"):
+            raise ValueError(f"result must be 'won', 'lost' or None, not {result!r}")
+        if result == "won" and not game.is_won:
+            raise ValueError("only a won game can be saved as won")
+        row = {
+            "id": game_id,
+            "rules": game.rules.name,
+            "deal_number": game.deal_number,
+            "layout": game.layout,
+            "log": " ".join(game.log),
+            "save": game.to_json(),
+            "moves": game.move_count,
+            "score": game.score,
+            "elapsed": float(elapsed),
+            "result": result,
+            "owner": _owner(),
+            "now": _now(),
+        }
+        with self._transaction() as conn:
+            if result is not None:
+                row["finish_order"] = self._next_finish_order(conn)
+            else:
+                row["finish_order"] = None
+            cursor = conn.execute(
+                """INSERT INTO games (id, rules, deal_number, layout, log, save, moves, score,
+                    elapsed, result, owner, started_at, saved_at, finished_at, finish_order)
+                VALUES (:id, :rules, :deal_number, :layout, :log, :save, :moves, :score,
+                    :elapsed, :result, :owner, :now, :now,
+                    CASE WHEN :result IS NULL THEN NULL ELSE :now END, :finish_order)
+                ON CONFLICT (id) DO UPDATE SET
+                    log = excluded.log, save = excluded.save, moves = excluded.moves,
+                    score = excluded.score, elapsed = excluded.elapsed,
+                    result = excluded.result, owner = excluded.owner,
+                    saved_at = excluded.saved_at, finished_at = excluded.finished_at,
+                    finish_order = excluded.finish_order
+                WHERE games.result IS NULL""",
+                row,
+            )
+            return cursor.rowcount > 0
+
+    def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
+        """Record the unfinished game `game_id` as lost (000's rule), at its last saved
+        position; `elapsed` updates its clock. Returns False if there is no such unfinished
+        game, or if another live process is playing it (never taken from under it)."""
+        with self._transaction() as conn:
+            found = conn.execute(
+                "SELECT owner FROM games WHERE id = ? AND result IS NULL", (game_id,)
+            ).fetchone()
+            if found is None or _held_elsewhere(found[0]):
+                return False
+            conn.execute(
+                """UPDATE games SET result = 'lost', finished_at = :now, saved_at = :now,
+                    finish_order = :order, elapsed = coalesce(:elapsed, elapsed)
+                WHERE id = :id""",
+                {
+                    "id": game_id,
+                    "now": _now(),
+                    "order": self._next_finish_order(conn),
+                    "elapsed": None if elapsed is None else float(elapsed),
+                },
+            )
+            return True
+
+    # ------------------------------------------------------------------ reading
+    def resume(self, rules: Rules | str) -> SavedGame | None:
+        """The most recently saved unfinished game of `rules` that can be continued here.
+
+        Games another live process is playing are left to it; a save that no longer loads
+        (damaged, tampered) is skipped with a warning.
+        """
+        name = rules_name(rules)
+        with self._lock:
+            rows = self._conn.execute(
+                """SELECT id, save, elapsed, owner, started_at, saved_at FROM games
+                WHERE rules = ? AND result IS NULL ORDER BY saved_at DESC, rowid DESC""",
+                (name,),
+            ).fetchall()
+        for game_id, save, elapsed, owner, started_at, saved_at in rows:
+            if _held_elsewhere(owner):
+                continue
+            try:
+                game = Game.from_json(save)
+                if game.rules.name != name:
+                    raise ValueError(f"its rules are {game.rules.name}, not {name}")
+            except ValueError as error:
+                warnings.warn(
+                    f"skipping saved game {game_id} in {self.path}: it cannot be continued "
+                    f"({error})",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+                continue
+            return SavedGame(
+                game_id,
+                game,
+                float(elapsed),
+                _dt.datetime.fromisoformat(started_at),
+                _dt.datetime.fromisoformat(saved_at),
+            )
+        return None
+
+    def records(self, rules: Rules | str) -> Records:
+        """The records of one rules preset (zero records if none was played)."""
+        name = rules_name(rules)
+        with self._lock:
+            rows = self._conn.execute(
+                """SELECT result, elapsed, moves, score FROM games
+                WHERE rules = ? AND result IS NOT NULL ORDER BY finish_order""",
+                (name,),
+            ).fetchall()
+        return summarize(name, rows)
+
+    def all_records(self) -> dict[str, Records]:
+        """Records of every rules preset that has a finished game, by rules name."""
+        with self._lock:
+            names = [
+                row[0]
+                for row in self._conn.execute(
+                    "SELECT DISTINCT rules FROM games WHERE result IS NOT NULL ORDER BY rules"
+                )
+            ]
+        return {name: self.records(name) for name in names}
+
+    def history(
+        self, rules: Rules | str | None = None, limit: int | None = None
+    ) -> list[FinishedGame]:
+        """Finished games, the latest first (of one rules preset if given)."""
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
+        ):
+            raise ValueError(f"limit must be a whole number from 0 up, not {limit!r}")
+        where, params = "result IS NOT NULL", []
+        if rules is not None:
+            where += " AND rules = ?"
+            params.append(rules_name(rules))
+        sql = f"""SELECT id, rules, deal_number, layout, log, moves, result, elapsed, score,
+            started_at, finished_at, save FROM games WHERE {where}
+            ORDER BY finish_order DESC LIMIT ?"""
+        with self._lock:
+            rows = self._conn.execute(sql, (*params, -1 if limit is None else limit)).fetchall()
+        return [_finished_game(row) for row in rows]
+
+    # ------------------------------------------------------------------ internals
+    @staticmethod
+    def _next_finish_order(conn: sqlite3.Connection) -> int:
+        return conn.execute("SELECT coalesce(max(finish_order), 0) + 1 FROM games").fetchone()[0]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken at once (IMMEDIATE) so two writers queue, not fail."""
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+
+    def _open(self) -> sqlite3.Connection:
+        """Open (or create) the database; a damaged file is moved aside and replaced once."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create the folder for {self.path}: {error}") from None
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as error:
+            if not _is_corruption(error):
+                raise StoreError(f"cannot open records database {self.path}: {error}") from None
+            aside = self._move_aside()
+            warnings.warn(
+                f"the records database {self.path} was damaged ({error}); it was moved to "
+                f"{aside} and a fresh one was started",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"cannot open records database {self.path}: {error}") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path,
+            timeout=BUSY_TIMEOUT_MS / 1000,  # SQLite's busy timeout: wait for the other writer
+            isolation_level=None,  # transactions are explicit (BEGIN IMMEDIATE)
+            check_same_thread=False,  # the lock serializes threads
+        )
+        try:
+            self._check_owner_and_version(conn)
+            check = conn.execute("PRAGMA quick_check").fetchall()
+            if check != [("ok",)]:
+                raise sqlite3.DatabaseError(
+                    "database disk image is malformed: " + "; ".join(r[0] for r in check[:3])
+                )
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _check_owner_and_version(self, conn: sqlite3.Connection) -> None:
+        """Refuse, before writing anything, a newer schema or another application's file."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if (version or tables) and app != APPLICATION_ID:
+            raise StoreError(
+                f"{self.path} is not a pyramid-widget records database (another application's "
+                f"SQLite file?); it was left untouched. Set {ENV_VAR} to another path."
+            )
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the records database {self.path} was written by a newer pyramid-widget "
+                f"(schema {version}; this version reads up to schema {SCHEMA_VERSION}). It was "
+                f"left untouched: upgrade pyramid-widget, or set {ENV_VAR} to another path."
+            )
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        """Bring the schema up to SCHEMA_VERSION, one transaction per step; a concurrent
+        process doing the same waits for the lock and then finds nothing left to do."""
+        while True:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._check_owner_and_version(conn)
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version >= SCHEMA_VERSION:
+                    conn.rollback()
+                    return
+                for statement in MIGRATIONS[version]:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                    (version + 1, _now()),
+                )
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+
+    def _move_aside(self) -> Path:
+        """Rename the damaged file (and its WAL and shared-memory files, which must not be
+        applied to the fresh database) to <name>.damaged-<UTC time>."""
+        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        for suffix in ("", "-wal", "-shm"):
+            source = Path(f"{self.path}{suffix}")
+            if source.exists():
+                source.replace(f"{aside}{suffix}")
+        return aside
+
+
+def open_store(
+    store: Store | NullStore | str | os.PathLike[str] | _Default | None = DEFAULT,
+    *,
+    fallback: bool = False,
+) -> Store | NullStore:
+    """The store a `store=` argument names: DEFAULT (`default_path()`), a path, a `Store` or
+    `NullStore` as is, or None for NullStore (saving off).
+
+    With `fallback=True` a database that cannot be used (StoreError, e.g. a newer schema)
+    gives a warning and a NullStore, so a widget still plays; otherwise StoreError is raised.
+    """
+    if store is None:
+        return NullStore()
+    if isinstance(store, (Store, NullStore)):
+        return store
+    if store is not DEFAULT and not isinstance(store, (str, os.PathLike)):
+        raise ValueError(f"store must be a path, a Store, None or DEFAULT, not {store!r}")
+    try:
+        return Store(None if store is DEFAULT else store)
+    except StoreError as error:
+        if not fallback:
+            raise
+        warnings.warn(f"{error} Games will not be saved.", RuntimeWarning, stacklevel=2)
+        return NullStore()

@@ -1,0 +1,362 @@
+"""Records and the Recorder session: 000's loss rule, the clock, Continue, and records that stay
+exact over hundreds of random games played through the Python API."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from pyramid_widget import Card, Game, build_layout
+from pyramid_widget.records import Recorder, Records, summarize
+from pyramid_widget.store import NullStore, Store
+
+
+class FakeClock:
+    """A clock the test moves by hand, standing in for time.monotonic."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def _no_user_data(tmp_path, monkeypatch):
+    """Nothing here may touch the player's real records."""
+    monkeypatch.setenv("PYRAMID_WIDGET_DB", str(tmp_path / "default.sqlite3"))
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "records.sqlite3") as opened:
+        yield opened
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+def quick_win(seed: int, rules: str = "classic") -> tuple[Game, list[str]]:
+    """A deal won in 15 moves, and its winning line: a King at the bottom right, 13 pairs
+    taken right to left, row by row (every card is exposed when its turn comes, and no pair
+    holds a card covering its partner), then a King at the apex."""
+    rng = random.Random(seed)
+    pairs = [(Card(v, a), Card(13 - v, b)) for v in range(1, 7) for a in "cdhs" for b in "cdhs"]
+    rng.shuffle(pairs)
+    chosen: list[tuple[Card, Card]] = []
+    for a, b in pairs:
+        if len(chosen) < 13 and not {a, b} & {c for pair in chosen for c in pair}:
+            chosen.append((a, b))
+    first_king, last_king = rng.sample([Card(13, s) for s in "cdhs"], 2)
+    pyramid: list[Card | None] = [None] * 28
+    pyramid[27], pyramid[0] = first_king, last_king
+    for k, (a, b) in enumerate(chosen):
+        pyramid[26 - 2 * k], pyramid[25 - 2 * k] = a, b
+    used = set(pyramid)
+    stock = [card for card in Game.deal(seed + 1).cards if card not in used]
+    layout = build_layout([str(c) for c in pyramid], [str(c) for c in stock])
+    line = [str(first_king), *(f"{a}+{b}" for a, b in chosen), str(last_king)]
+    return Game.from_layout(layout, rules), line
+
+
+def play_random(game: Game, rng: random.Random, moves: int) -> None:
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal:
+            return
+        game.play(rng.choice(legal))
+
+
+def test_quick_win_helper_wins_in_15_moves():
+    game, line = quick_win(3)
+    for move in line:
+        game.play(move)
+    assert game.is_won and game.move_count == 15
+
+
+# ---------------------------------------------------------------------- autosave and Continue
+def test_every_move_is_saved_and_continues_with_position_undo_redo_and_clock(store, clock):
+    game = Game.deal(8, "open-stock")
+    recorder = Recorder(store, game, clock=clock)
+    for _ in range(12):
+        game.play(game.legal_moves()[0])
+        recorder.moved()
+        clock.tick(2.5)
+    game.undo()
+    recorder.moved()
+    clock.tick(100)  # the notebook is closed here: only saved seconds survive
+
+    later = Recorder(store, Game.deal(9, "open-stock"), clock=clock)
+    assert later.offer is not None and later.offer.game_id == recorder.game_id
+    resumed = later.continue_game()
+    assert resumed is not None
+    assert (resumed.code, resumed.log, resumed.redo_moves, resumed.seen) == (
+        game.code, game.log, game.redo_moves, game.seen
+    )  # fmt: skip
+    assert later.elapsed == pytest.approx(12 * 2.5)  # the first move starts the clock
+    clock.tick(4)
+    assert later.elapsed == pytest.approx(12 * 2.5 + 4)  # it runs on from the saved time
+    assert resumed.redo() == game.redo()  # the undone move can be redone after Continue
+
+
+def test_resume_offers_only_games_of_the_same_rules(store):
+    game = Game.deal(3, "scored")
+    recorder = Recorder(store, game)
+    game.draw()
+    recorder.moved()
+    assert Recorder(store, Game.deal(4, "classic")).offer is None
+    assert Recorder(store, Game.deal(4, "scored")).offer.game.code == game.code
+
+
+def test_continuing_and_winning_updates_the_same_game(store):
+    game, line = quick_win(5)
+    first = Recorder(store, game)
+    for move in line[:6]:
+        game.play(move)
+        first.moved()
+    second = Recorder(store, Game.deal(1))
+    resumed = second.continue_game()
+    for move in line[6:]:
+        resumed.play(move)
+        second.moved()
+    assert second.game_id == first.game_id
+    records = store.records("classic")
+    assert (records.games, records.wins, records.losses, records.fewest_moves) == (1, 1, 0, 15)
+
+
+# ---------------------------------------------------------------------- 000's loss rule
+def test_a_win_is_recorded_once(store):
+    game, line = quick_win(1)
+    recorder = Recorder(store, game)
+    for move in line:
+        game.play(move)
+        recorder.moved()
+    recorder.moved()  # the same win seen again
+    game.undo()
+    recorder.moved()
+    game.redo()
+    recorder.moved()  # won again after undo and redo
+    assert not store.save(recorder.game_id, game, 1.0, result="won")
+    recorder.new_game(Game.deal(2))  # leaving a won game is no loss
+    records = store.records("classic")
+    assert (records.games, records.wins, records.current_streak, records.fewest_moves) == (
+        1, 1, 1, 15
+    )  # fmt: skip
+    assert len(store.history()) == 1
+
+
+@pytest.mark.parametrize("leave", ["restart", "new", "numbered"])
+def test_leaving_a_begun_unfinished_deal_records_a_loss(store, leave):
+    game = Game.deal(10)
+    recorder = Recorder(store, game)
+    game.draw()
+    recorder.moved()
+    if leave == "restart":
+        game.restart()
+        recorder.changed("restart", game)
+    else:
+        recorder.changed("new", Game.random() if leave == "new" else Game.deal(77))
+    records = store.records("classic")
+    assert (records.games, records.losses, records.current_streak) == (1, 1, 0)
+    assert store.history()[0].moves == ("draw",)
+    assert store.resume("classic") is None  # a lost game is not offered again
+
+
+@pytest.mark.parametrize("leave", ["restart", "new"])
+def test_leaving_before_the_first_move_records_nothing(store, leave):
+    game = Game.deal(10)
+    recorder = Recorder(store, game)
+    recorder.changed(leave, game if leave == "restart" else Game.deal(11))
+    assert store.records("classic").games == 0
+    assert store.history() == []
+
+
+def test_undo_alone_records_nothing_but_leaving_the_begun_deal_does(store):
+    game = Game.deal(12)
+    recorder = Recorder(store, game)
+    for _ in range(3):
+        game.draw()
+        recorder.moved()
+    for _ in range(3):
+        game.undo()
+        recorder.moved()
+    assert store.records("classic").games == 0
+    assert store.resume("classic").game.redo_moves == game.redo_moves  # saved, still open
+    recorder.new_game(Game.deal(13))
+    assert store.records("classic").losses == 1
+
+
+def test_being_stuck_is_a_notice_not_a_loss(store):
+    game = Game.deal(2, "strict")
+    recorder = Recorder(store, game)
+    while game.legal_moves():
+        game.play(game.legal_moves()[0])
+        recorder.moved()
+    assert game.is_stuck
+    assert store.records("strict").games == 0
+    assert store.resume("strict").game.is_stuck  # can still be continued, then undone
+    recorder.new_game(Game.deal(3, "strict"))
+    assert store.records("strict").losses == 1
+
+
+def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
+    game = Game.deal(20)
+    Recorder(store, game)  # never moved: nothing saved, nothing offered
+    old = Recorder(store, game)
+    game.draw()
+    old.moved()
+
+    taken = Recorder(store, Game.deal(21))
+    taken.continue_game()
+    assert store.records("classic").games == 0
+
+    fresh = Game.deal(22)
+    declined = Recorder(store, fresh)
+    assert declined.offer is not None
+    fresh.draw()
+    declined.moved()  # a new game started instead of Continue: 000 counts the old one lost
+    assert declined.offer is None
+    assert store.records("classic").losses == 1
+    assert store.resume("classic").game_id == declined.game_id
+
+
+# ---------------------------------------------------------------------- the clock
+def test_the_clock_counts_play_only(store, clock):
+    game, line = quick_win(7)
+    recorder = Recorder(store, game, clock=clock)
+    clock.tick(50)  # looking at the deal before the first move
+    assert recorder.elapsed == 0 and not recorder.clock_running
+    game.play(line[0])
+    recorder.moved()
+    clock.tick(10)
+    recorder.pause()
+    clock.tick(1000)  # paused, or the tab hidden
+    recorder.unpause()
+    for move in line[1:]:
+        clock.tick(1)
+        game.play(move)
+        recorder.moved()
+    clock.tick(30)  # after the win
+    assert recorder.elapsed == pytest.approx(24) and not recorder.clock_running
+    assert store.records("classic").fastest_win == pytest.approx(24)
+
+
+# ---------------------------------------------------------------------- robustness
+class FailingStore(NullStore):
+    def save(self, *args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+
+def test_a_failing_store_warns_and_play_goes_on():
+    game = Game.deal(4)
+    recorder = Recorder(FailingStore(), game)
+    game.draw()
+    with pytest.warns(RuntimeWarning, match="could not use its records database"):
+        recorder.moved()
+    game.draw()  # still playable
+    assert game.move_count == 2
+
+
+def test_without_a_store_nothing_is_kept():
+    game, line = quick_win(2)
+    recorder = Recorder(NullStore(), game)
+    for move in line:
+        game.play(move)
+        recorder.moved()
+    assert recorder.finished and recorder.records() == Records("classic")
+    assert recorder.continue_game() is None
+
+
+# ---------------------------------------------------------------------- summaries
+def test_summarize_streaks_rates_and_bests():
+    rows = [("won", 90.0, 40, 300), ("won", 80.0, 50, 200), ("lost", 10.0, 5, 20),
+            ("won", 70.0, 45, 400), ("won", 95.0, 30, 100), ("won", 99.0, 60, 150)]  # fmt: skip
+    records = summarize("scored", rows)
+    assert (records.games, records.wins, records.losses) == (6, 5, 1)
+    assert (records.current_streak, records.best_streak) == (3, 3)
+    assert (records.fastest_win, records.fewest_moves, records.best_score) == (70.0, 30, 400)
+    assert records.win_rate == pytest.approx(5 / 6)
+    assert summarize("classic", rows).best_score is None  # classic does not score
+    empty = summarize("classic", [])
+    assert empty.win_rate is None and empty.to_dict()["games"] == 0
+
+
+# ---------------------------------------------------------------------- exact under many games
+def expected_records(rules: str, finished: list[tuple[str, float, int, int]]) -> dict:
+    """Records counted another way than `summarize`, from the test's own log."""
+    results = "".join("W" if result == "won" else "L" for result, *_ in finished)
+    runs = results.split("L")
+    wins = [(elapsed, moves) for result, elapsed, moves, _ in finished if result == "won"]
+    return {
+        "games": len(results),
+        "wins": results.count("W"),
+        "losses": results.count("L"),
+        "current_streak": len(runs[-1]),
+        "best_streak": max(map(len, runs)),
+        "fastest_win": min((e for e, _ in wins), default=None),
+        "fewest_moves": min((m for _, m in wins), default=None),
+        "best_score": max((s for *_, s in finished), default=None) if rules == "scored" else None,
+    }
+
+
+def test_records_stay_exact_over_hundreds_of_random_games(store, clock):
+    rng = random.Random(20240607)
+    log: dict[str, list[tuple[str, float, int, int]]] = {"classic": [], "scored": []}
+    game = Game.deal(1)
+    recorder = Recorder(store, game, clock=clock)
+    played = 0
+    for n in range(300):
+        rules = rng.choice(["classic", "scored"])
+        kind = rng.choices(["win", "new", "restart", "untouched", "undo-all"], [3, 3, 2, 1, 1])[0]
+        if kind == "win":
+            game, line = quick_win(n, rules)
+        else:
+            game = Game.deal(rng.randrange(1, 10_000), rules)
+        recorder.new_game(game)
+        start = None
+        if kind == "win":
+            for move in line:
+                if rng.random() < 0.2 and game.stock_count:
+                    game.draw()
+                    recorder.moved()
+                    start = clock.now if start is None else start
+                game.play(move)
+                recorder.moved()
+                start = clock.now if start is None else start
+                if game.is_won:
+                    log[rules].append(("won", clock.now - start, game.move_count, game.score))
+                elif rng.random() < 0.1:
+                    game.undo()
+                    recorder.moved()
+                    game.redo()
+                    recorder.moved()
+                clock.tick(rng.uniform(0.5, 5))
+        elif kind in ("new", "restart", "undo-all"):
+            for _ in range(rng.randint(1, 8)):
+                game.play(rng.choice(game.legal_moves()))
+                recorder.moved()
+            if kind == "undo-all":
+                while game.can_undo:
+                    game.undo()
+                    recorder.moved()
+            log[rules].append(("lost", 0.0, game.move_count, game.score))
+            if kind == "restart":
+                game.restart()
+                recorder.restarted()
+        played += kind != "untouched"
+    recorder.new_game(Game.deal(1))  # leave the last one too
+
+    assert played > 200
+    for rules, finished in log.items():
+        records = store.records(rules).to_dict()
+        for key, value in expected_records(rules, finished).items():
+            assert records[key] == pytest.approx(value), (rules, key)
+    assert len(store.history()) == sum(map(len, log.values()))
+    assert store.resume("classic") is None and store.resume("scored") is None

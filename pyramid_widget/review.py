@@ -1,0 +1,464 @@
+"""Game review: move by move, was the deal still winnable, and where did the win slip away?
+
+`review(game)` replays a game's moves from its start and answers, for every move, whether the
+position was winnable before and after it (the exact solver, which sees every card) and what a
+fair hint (`hint(..., fair=True)`, which knows only the cards the player had seen) would have
+suggested there. It names the decisive mistake, the first move after which a winnable deal was
+lost, and a move that would have kept the win.
+
+Why so few positions are solved: winnability only ever goes one way along a game. A position
+from which a winnable position was reached is winnable (the rest of the game is a win), and
+every position after an unwinnable one is unwinnable (no move undoes a loss). So the verdicts of
+a game are "winnable" up to some move and "unwinnable" after it, and the review bisects for that
+move: about log2(moves) solves instead of one per move. Every verdict it shows is either the
+solver's own or follows from one by this argument; where a time limit left the turn undecided,
+the positions in doubt say "unknown", and no mistake is named unless both sides of it are proven.
+
+What the player had seen: the fair hint at move k is asked on the game replayed from its start
+up to move k, so it knows the cards that line of play had turned face up. Cards the player saw
+in branches later undone are not counted: the review judges the game as played, and a hint in
+that game could not have known them either. A game that began from a mid-game position code
+starts from the cards that position shows (the pyramid, the waste, the stock top when face up).
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .deals import deal_cards, parse_layout
+from .game import Game, IllegalMove, Move
+from .rules import Rules
+
+Verdict = Literal["winnable", "unwinnable", "unknown", "won"]
+Outcome = Literal["won", "stuck"] | None
+
+DEFAULT_TIME_LIMIT = 5.0
+"""Seconds the solver may spend on one position (the solver's goal: every deal within 5 s)."""
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the reviewed game.
+
+    number: 1 for the first move. move: its notation ("5h+8c", "Kh", "draw", "recycle").
+    before / after: "winnable", "unwinnable" or "unknown" for the position before and after the
+        move ("won" after the winning move); proofs, never guesses (see the module docstring).
+    hint, hint_kind, hint_verdict, hint_reason, hint_chance: what a fair hint said before the
+        move (hint is None when hints were not asked for, or the hint had no move).
+    decisive: this is the move that lost a winnable deal. keeps_win: on that move, a move that
+        would have kept the win instead.
+    """
+
+    number: int
+    move: str
+    before: Verdict
+    after: Verdict
+    hint: str | None = None
+    hint_kind: str | None = None
+    hint_verdict: str | None = None
+    hint_reason: str | None = None
+    hint_chance: float | None = None
+    decisive: bool = False
+    keeps_win: str | None = None
+
+    @property
+    def followed_hint(self) -> bool:
+        """The player played what the fair hint suggested."""
+        return self.hint is not None and _same_move(self.hint, self.move)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict (one row of `Review.to_rows`)."""
+        return {
+            "number": self.number,
+            "move": self.move,
+            "before": self.before,
+            "after": self.after,
+            "hint": self.hint,
+            "hint_kind": self.hint_kind,
+            "hint_verdict": self.hint_verdict,
+            "hint_reason": self.hint_reason,
+            "hint_chance": self.hint_chance,
+            "followed_hint": self.followed_hint,
+            "decisive": self.decisive,
+            "keeps_win": self.keeps_win,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of one game: per-move records in `steps`, and the story in a few fields.
+
+    start / end: the verdict before the first move and after the last ("won" if it won).
+    outcome: "won", "stuck", or None for a game left unfinished.
+    mistake: the number of the decisive move (None when the deal was never lost, was lost from
+        the start, or a time limit hid the turn). better: a move that would have kept the win
+        there; line: the solver's whole winning line from the position before the mistake,
+        starting with `better`.
+    solved: how many positions the solver searched; seconds: the review's wall time.
+    """
+
+    rules: str
+    layout: str
+    deal_id: str
+    steps: tuple[MoveReview, ...]
+    start: Verdict
+    end: Verdict
+    outcome: Outcome
+    mistake: int | None = None
+    better: str | None = None
+    line: tuple[str, ...] = ()
+    solved: int = 0
+    seconds: float = 0.0
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    _game: Game | None = field(default=None, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __iter__(self) -> Iterator[MoveReview]:
+        return iter(self.steps)
+
+    def __getitem__(self, number: int) -> MoveReview:
+        """The record of move `number` (1-based, like the table)."""
+        if not 1 <= number <= len(self.steps):
+            raise IndexError(f"move {number} is not in this game of {len(self.steps)} moves")
+        return self.steps[number - 1]
+
+    @property
+    def summary(self) -> str:
+        """One or two sentences a player can read: what happened to the win."""
+        n = len(self.steps)
+        played = f"{n} move{'s' if n != 1 else ''}"
+        if self.end == "won":
+            return f"Won in {played}; the deal stayed winnable throughout."
+        if self.start == "unwinnable":
+            return f"This deal could not be won from the start; no move of the {played} lost it."
+        if self.mistake is not None:
+            step = self[self.mistake]
+            return (
+                f"The deal was winnable until move {self.mistake} ({step.move}), after which "
+                f"it was lost; {self.better} would have kept the win."
+            )
+        if self.end == "winnable":
+            return f"After {played} the deal is still winnable: nothing has been lost yet."
+        doubt = [s.number for s in self.steps if "unknown" in (s.before, s.after)]
+        if doubt:
+            return (
+                f"The solver could not decide every position within {self.time_limit} s, so "
+                f"the move that lost the deal is one of moves {doubt[0]} to {doubt[-1]}; "
+                "raise time_limit to find it."
+            )
+        return f"After {played}, the solver could not decide this position."
+
+    def game_at(self, moves: int) -> Game:
+        """The game after its first `moves` moves, the rest ready to `redo()`: to look at the
+        board where it went wrong, e.g. `PyramidWidget(game=review.game_at(review.mistake - 1))`.
+        """
+        if self._game is None:
+            raise ValueError("this review keeps no game to step through")
+        if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= len(self):
+            raise ValueError(f"moves must be a number from 0 to {len(self)}, not {moves!r}")
+        game = self._game.copy()
+        for _ in range(len(self) - moves):
+            game.undo()
+        return game
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """The per-move records as plain dicts, e.g. for `pandas.DataFrame(review.to_rows())`."""
+        return [step.to_dict() for step in self.steps]
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        """Same as `to_rows()` (the name other data libraries use)."""
+        return self.to_rows()
+
+    def __str__(self) -> str:
+        lines = [self.summary, f"{'#':>3}  {'move':<8} {'before':<11} {'after':<11} fair hint"]
+        for step in self.steps:
+            mark = (
+                "  <- decisive; " + str(step.keeps_win) + " kept the win" if step.decisive else ""
+            )
+            hint = step.hint or "-"
+            lines.append(
+                f"{step.number:>3}  {step.move:<8} {_word(step.before):<11} "
+                f"{_word(step.after):<11} {hint}{mark}"
+            )
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return _html(self)
+
+
+def review(
+    game: Any,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    hints: bool = True,
+    hint_time: float = 0.3,
+) -> Review:
+    """Review a game: a `Game`, a `PyramidWidget` (its game), a JSON save, or a finished
+    game's record (a mapping or object with a `save`, or with `layout`, `rules` and `moves`).
+
+    time_limit: seconds for the solver on each position (None: no limit). hints: also ask a
+    fair hint before every move (each within `hint_time` seconds); off, the review is quicker.
+    The game given is not changed; the review judges its moves as they stand (not redo moves).
+    """
+    _check_seconds("time_limit", time_limit, allow_none=True)
+    _check_seconds("hint_time", hint_time, allow_none=False)
+    source = _game_from(game)
+    started = time.perf_counter()
+    positions = _replay(source)
+    verdicts, solutions, solved = _verdicts(positions, time_limit)
+    hinted = [_hint(pos, hint_time) for pos in positions[:-1]] if hints else None
+
+    mistake = next(
+        (
+            k + 1
+            for k in range(len(positions) - 1)
+            if verdicts[k] == "winnable" and verdicts[k + 1] == "unwinnable"
+        ),
+        None,
+    )
+    line = solutions[mistake - 1].moves if mistake is not None else ()
+    steps = []
+    for k, move in enumerate(positions[-1].log):
+        number = k + 1
+        found = hinted[k] if hinted is not None else None
+        steps.append(
+            MoveReview(
+                number=number,
+                move=move,
+                before=verdicts[k],
+                after=verdicts[k + 1],
+                hint=getattr(found, "move", None),
+                hint_kind=getattr(found, "kind", None),
+                hint_verdict=getattr(found, "verdict", None),
+                hint_reason=getattr(found, "reason", None),
+                hint_chance=getattr(found, "chance", None),
+                decisive=number == mistake,
+                keeps_win=line[0] if number == mistake else None,
+            )
+        )
+    last = positions[-1]
+    return Review(
+        rules=last.rules.name,
+        layout=last.layout,
+        deal_id=last.deal_id,
+        steps=tuple(steps),
+        start=verdicts[0],
+        end=verdicts[-1],
+        outcome=last.outcome,
+        mistake=mistake,
+        better=line[0] if line else None,
+        line=tuple(line),
+        solved=solved,
+        seconds=time.perf_counter() - started,
+        time_limit=time_limit,
+        _game=last,
+    )
+
+
+# ---------------------------------------------------------------------- replay and verdicts
+def _replay(game: Game) -> list[Game]:
+    """The game after 0, 1, ... n of its moves, each a separate Game replayed from the start
+    (so each knows the cards seen up to then, and no card seen only in an undone branch)."""
+    start = game.start
+    shown = [*start.waste, *(c for c in game.cards[28:] if c not in start.rest)]
+    replay = Game(game.cards, game.rules, deal_number=game.deal_number, start=start, seen=shown)
+    positions = [replay.copy()]
+    for move in game.history:
+        replay.play(move)
+        positions.append(replay.copy())
+    return positions
+
+
+def _verdicts(positions: list[Game], time_limit: float | None) -> tuple[list[Verdict], dict, int]:
+    """Each position's verdict, solving as few as the one-way argument allows (module doc).
+
+    Returns the verdicts, the solver's Solution for each position it proved winnable (the
+    decisive mistake's better move comes from there), and how many positions were solved.
+    """
+    from .solver import solve
+
+    last = len(positions) - 1
+    if positions[last].is_won:
+        return ["winnable"] * last + ["won"], {}, 0
+    status: dict[int, str] = {}
+    solutions: dict[int, Any] = {}
+
+    def settled() -> tuple[int, int]:
+        """(last proven winnable index or -1, first proven unwinnable index or last + 1)."""
+        win = max((i for i, s in status.items() if s == "winnable"), default=-1)
+        loss = min((i for i, s in status.items() if s == "unwinnable"), default=last + 1)
+        if win >= loss:
+            raise RuntimeError(f"solver contradiction: position {win} winnable after {loss} lost")
+        return win, loss
+
+    for i in _order(last, status, settled):
+        solution = solve(positions[i], time_limit=time_limit)
+        status[i] = solution.status
+        if solution.status == "winnable":
+            solutions[i] = solution
+    win, loss = settled()
+    verdicts: list[Verdict] = [
+        "winnable" if i <= win else "unwinnable" if i >= loss else "unknown"
+        for i in range(last + 1)
+    ]
+    return verdicts, solutions, len(status)
+
+
+def _order(last: int, status: dict[int, str], settled) -> Iterator[int]:
+    """Positions to solve next: the end (a still-winnable end settles everything), the start
+    (a deal lost from the start settles everything), then the middle of what is undecided."""
+    for i in dict.fromkeys((last, 0)):
+        if i not in status:
+            win, loss = settled()
+            if win < i < loss:
+                yield i
+    while True:
+        win, loss = settled()
+        open_ = [i for i in range(win + 1, loss) if i not in status]
+        if not open_:
+            return
+        middle = (win + loss) / 2
+        yield min(open_, key=lambda i: abs(i - middle))
+
+
+def _hint(game: Game, time_limit: float) -> Any:
+    from .solver import hint
+
+    return hint(game, fair=True, time_limit=time_limit)
+
+
+# ---------------------------------------------------------------------- accepted inputs
+def _game_from(source: Any) -> Game:
+    """The Game to review from any accepted input; ValueError naming what was wrong."""
+    if isinstance(source, Game):
+        return source
+    inner = getattr(source, "game", None)
+    if isinstance(inner, Game):  # a PyramidWidget, or a record that keeps its game
+        return inner
+    if isinstance(source, str):
+        return Game.from_json(source)
+    fields = source if isinstance(source, Mapping) else _attributes(source)
+    for key in ("save", "json"):
+        if isinstance(fields.get(key), str):
+            return Game.from_json(fields[key])
+    if "layout" in fields and "moves" in fields:
+        return _from_layout(fields)
+    raise ValueError(
+        "review needs a Game, a PyramidWidget, a JSON save, or a record with a 'save' "
+        f"or with 'layout', 'rules' and 'moves'; got {type(source).__name__}"
+    )
+
+
+def _attributes(obj: Any) -> dict[str, Any]:
+    names = ("save", "json", "layout", "rules", "moves", "deal_number")
+    return {name: getattr(obj, name) for name in names if hasattr(obj, name)}
+
+
+def _from_layout(fields: Mapping[str, Any]) -> Game:
+    """A game rebuilt from a record's layout, rules and moves (each move checked)."""
+    rules = fields.get("rules") or "classic"
+    if isinstance(rules, Mapping):
+        rules = Rules.from_dict(dict(rules))
+    elif isinstance(rules, str):
+        rules = Rules.parse(rules)
+    cards = parse_layout(fields["layout"])
+    number = fields.get("deal_number")
+    if number is not None and deal_cards(number) != cards:
+        raise ValueError(f"the record's layout is not deal number {number}'s")
+    game = Game(cards, rules, deal_number=number)
+    moves = fields["moves"]
+    if isinstance(moves, str):
+        moves = moves.split()
+    for n, text in enumerate(moves, 1):
+        try:
+            game.play(Move.parse(text))
+        except IllegalMove as error:
+            raise ValueError(f"move {n} ({text!r}) cannot be replayed: {error.reason}") from None
+    return game
+
+
+def _check_seconds(name: str, value: Any, *, allow_none: bool) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        allowed = "None or " if allow_none else ""
+        raise ValueError(f"{name} must be {allowed}a number of seconds >= 0, not {value!r}")
+
+
+def _same_move(a: str, b: str) -> bool:
+    try:
+        return Move.parse(a) == Move.parse(b)
+    except IllegalMove:
+        return False
+
+
+# ---------------------------------------------------------------------- display
+_WORDS = {"winnable": "winnable", "unwinnable": "lost", "unknown": "unknown", "won": "won"}
+_COLOURS = {
+    "winnable": "var(--jp-success-color1, #2e7d32)",
+    "unwinnable": "var(--jp-error-color1, #c62828)",
+    "unknown": "var(--jp-ui-font-color2, #757575)",
+    "won": "var(--jp-success-color1, #2e7d32)",
+}
+
+
+def _word(verdict: str) -> str:
+    """How a verdict reads in the table: "lost" for unwinnable (shorter, and what it means)."""
+    return _WORDS.get(verdict, verdict)
+
+
+def _td(content: str, *, colour: str = "", title: str | None = None) -> str:
+    style = "padding:2px 8px;text-align:left" + (f";color:{colour}" if colour else "")
+    tip = f' title="{html.escape(title)}"' if title else ""
+    return f'<td style="{style}"{tip}>{content}</td>'
+
+
+def _hint_text(step: MoveReview) -> str:
+    if step.hint is None and step.hint_verdict is None:
+        return ""
+    text = html.escape(step.hint or "no move")
+    details = [_word(step.hint_verdict)] if step.hint_verdict else []
+    if step.hint_chance is not None:
+        details.append(f"{step.hint_chance:.0%} to win")
+    if details:
+        text += f" <small>({html.escape(', '.join(details))})</small>"
+    return text + (" ✓" if step.followed_hint else "")
+
+
+def _html(review: Review) -> str:
+    """The review as a table: decisive row highlighted, hint reasons as tooltips."""
+    rows = []
+    for step in review.steps:
+        note, style = "", ""
+        if step.decisive:
+            style = ' style="background:var(--jp-warn-color3, #fff3e0);font-weight:bold"'
+            note = f"◀ the win slipped away here; {html.escape(str(step.keeps_win))} would keep it"
+        cells = (
+            _td(str(step.number)),
+            _td(f"<code>{html.escape(step.move)}</code>"),
+            _td(_word(step.before), colour=_COLOURS[step.before]),
+            _td(_word(step.after), colour=_COLOURS[step.after]),
+            _td(_hint_text(step), title=step.hint_reason),
+            _td(note),
+        )
+        rows.append(f"<tr{style}>{''.join(cells)}</tr>")
+    head = "".join(
+        f'<th style="padding:2px 8px;text-align:left">{name}</th>'
+        for name in ("#", "move", "before", "after", "fair hint", "")
+    )
+    facts = (
+        f"{html.escape(review.rules)} · deal {html.escape(review.deal_id)} · "
+        f"{review.solved} positions solved in {review.seconds:.1f} s"
+    )
+    return (
+        '<div class="pyramid-review">'
+        f"<p><b>{html.escape(review.summary)}</b><br><small>{facts}</small></p>"
+        '<table style="border-collapse:collapse">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )

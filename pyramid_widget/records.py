@@ -195,8 +195,14 @@ class Recorder:
         self._safely(lambda: self.store.save(self._game_id, game, elapsed, result=result), None)
 
     def new_game(self, game: Game) -> None:
-        """Another deal replaces the current one (new deal, numbered deal, other rules)."""
+        """Another deal replaces the current one (new deal, numbered deal, other rules).
+
+        Under other rules the offer becomes that rules' saved game: saved games are kept per
+        rules, so playing another rules' deal gives none of them up.
+        """
         self._leave()
+        if game.rules != self._game.rules:
+            self.offer = self._safely(lambda: self.store.resume(game.rules), None)
         self._begin(game, elapsed=0.0, game_id=None)
 
     def restarted(self) -> None:

@@ -391,14 +391,7 @@ class Store:
 
     def records(self, rules: Rules | str) -> Records:
         """The records of one rules preset (zero records if none was played)."""
-        name = rules_name(rules)
-        with self._lock:
-            rows = self._conn.execute(
-                """SELECT result, elapsed, moves, score FROM games
-                WHERE rules = ? AND result IS NOT NULL ORDER BY finish_order""",
-                (name,),
-            ).fetchall()
-        return summarize(name, rows)
+        return self._records_of(rules_name(rules))
 
     def all_records(self) -> dict[str, Records]:
         """Records of every rules preset that has a finished game, by rules name."""
@@ -409,7 +402,17 @@ class Store:
                     "SELECT DISTINCT rules FROM games WHERE result IS NOT NULL ORDER BY rules"
                 )
             ]
-        return {name: self.records(name) for name in names}
+        return {name: self._records_of(name) for name in names}
+
+    def _records_of(self, name: str) -> Records:
+        """Records under a stored rules name (as stored: a newer version's preset too)."""
+        with self._lock:
+            rows = self._conn.execute(
+                """SELECT result, elapsed, moves, score FROM games
+                WHERE rules = ? AND result IS NOT NULL ORDER BY finish_order""",
+                (name,),
+            ).fetchall()
+        return summarize(name, rows)
 
     def history(
         self, rules: Rules | str | None = None, limit: int | None = None

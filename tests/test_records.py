@@ -227,6 +227,23 @@ def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
     assert store.resume("classic").game_id == declined.game_id
 
 
+def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
+    classic, scored = Game.deal(30), Game.deal(31, "scored")
+    for game in (classic, scored):
+        recorder = Recorder(store, game)
+        game.draw()
+        recorder.moved()
+    player = Recorder(store, Game.deal(32))
+    assert player.offer.game_id != recorder.game_id  # the classic one
+    player.new_game(Game.deal(33, "scored"))
+    assert player.offer.game_id == recorder.game_id
+    player.game.draw()
+    player.moved()  # declines the scored game only
+    assert store.records("scored").losses == 1
+    assert store.records("classic").games == 0
+    assert store.resume("classic").game.code == classic.code
+
+
 # ---------------------------------------------------------------------- the clock
 def test_the_clock_counts_play_only(store, clock):
     game, line = quick_win(7)

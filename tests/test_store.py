@@ -178,6 +178,17 @@ def test_records_of_every_rules_preset(path):
     assert everything["classic"].best_score is None  # classic does not score
 
 
+def test_records_of_rules_this_version_does_not_know_are_still_listed(path):
+    with Store(path) as store:
+        store.save("a", won(), 10.0, result="won")
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE games SET rules = 'future-preset'")
+    conn.commit()
+    conn.close()
+    with Store(path) as store:
+        assert store.all_records()["future-preset"].wins == 1
+
+
 def test_bad_rules_are_refused(path):
     with Store(path) as store, pytest.raises(ValueError, match="unknown rules"):
         store.records("no-such-rules")

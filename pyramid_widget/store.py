@@ -467,7 +467,7 @@ class Store:
                 f"the records database {self.path} was damaged ({error}); it was moved to "
                 f"{aside} and a fresh one was started",
                 RuntimeWarning,
-                stacklevel=4,
+                stacklevel=3,
             )
         try:
             return self._connect()

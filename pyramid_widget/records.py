@@ -168,8 +168,9 @@ class Recorder:
     # ------------------------------------------------------------------ events
     def changed(self, action: str, game: Game) -> None:
         """The widget's one hook, after each change, with `MoveEvent.action` and the live game:
-        "play", "undo", "redo", "refresh" save; "new" and "restart" apply the loss rule."""
-        if action == "new" or game is not self._game:
+        "play", "undo", "redo", "refresh" save; "restart" and a different game (a new deal)
+        apply the loss rule. Any other action, e.g. after `continue_game`, changes nothing."""
+        if game is not self._game:
             self.new_game(game)
         elif action == "restart":
             self.restarted()
@@ -213,11 +214,14 @@ class Recorder:
     def continue_game(self, saved: SavedGame | None = None) -> Game | None:
         """Take up a saved unfinished game: `saved`, else the pending offer, else the latest
         one of the current rules. Returns its Game (the widget shows it) or None if there is
-        none. A started deal it replaces counts as lost."""
+        none. A started deal it replaces counts as lost; the game already being played is
+        kept as it is."""
         if saved is None:
             saved = self.offer or self._safely(lambda: self.store.resume(self._game.rules), None)
         if saved is None:
             return None
+        if saved.game_id == self._game_id:
+            return self._game
         self.offer = None
         self._leave()
         self._begin(saved.game, elapsed=saved.elapsed, game_id=saved.game_id)

@@ -131,6 +131,23 @@ def test_continuing_and_winning_updates_the_same_game(store):
     assert (records.games, records.wins, records.losses, records.fewest_moves) == (1, 1, 0, 15)
 
 
+def test_continuing_twice_keeps_the_game_being_played(store):
+    game = Game.deal(6)
+    first = Recorder(store, game)
+    game.draw()
+    first.moved()
+    player = Recorder(store, Game.deal(7))
+    resumed = player.continue_game()
+    resumed.draw()
+    player.moved()
+    player.changed("new", resumed)  # the widget announcing the continued game: no new deal
+    assert player.continue_game() is resumed  # again, from code: nothing lost
+    resumed.draw()
+    player.moved()
+    assert store.records("classic").games == 0
+    assert store.resume("classic").game.log == ["draw"] * 3
+
+
 # ---------------------------------------------------------------------- 000's loss rule
 def test_a_win_is_recorded_once(store):
     game, line = quick_win(1)

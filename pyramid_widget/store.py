@@ -462,7 +462,13 @@ class Store:
         except sqlite3.DatabaseError as error:
             if not _is_corruption(error):
                 raise StoreError(f"cannot open records database {self.path}: {error}") from None
-            aside = self._move_aside()
+            try:
+                aside = self._move_aside()
+            except OSError as move_error:
+                raise StoreError(
+                    f"the records database {self.path} is damaged ({error}) and could not be "
+                    f"moved aside ({move_error})"
+                ) from None
             warnings.warn(
                 f"the records database {self.path} was damaged ({error}); it was moved to "
                 f"{aside} and a fresh one was started",

@@ -158,7 +158,7 @@ def test_a_killed_kernel_resumes_at_its_last_committed_move(tmp_path):
 
 def test_two_kernels_saving_at_once_lose_no_game_and_no_record(tmp_path):
     db = tmp_path / "records.sqlite3"  # created by the two at once, too
-    procs = [child("play", db, seed, 24, stdin=subprocess.PIPE) for seed in (1, 2)]
+    procs = [child("play", db, seed, 16, stdin=subprocess.PIPE) for seed in (1, 2)]
     for proc in procs:
         assert proc.stdout.readline().strip() == "ready"
     for proc in procs:
@@ -177,5 +177,5 @@ def test_two_kernels_saving_at_once_lose_no_game_and_no_record(tmp_path):
         assert store.resume("classic") is None
     assert history == {game_id: (result, moves) for game_id, result, moves in finished}
     wins = [moves for _, result, moves in finished if result == "won"]
-    assert (records.games, records.wins, records.losses) == (48, len(wins), 48 - len(wins))
+    assert (records.games, records.wins, records.losses) == (32, len(wins), 32 - len(wins))
     assert records.fewest_moves == min(wins)

@@ -33,6 +33,13 @@ _LAZY = {
     "winnability": "pyramid_widget.solver",
     "Solution": "pyramid_widget.solver",
     "Hint": "pyramid_widget.solver",
+    "review": "pyramid_widget.review",
+    "Review": "pyramid_widget.review",
+    "Store": "pyramid_widget.store",
+    "NullStore": "pyramid_widget.store",
+    "open_store": "pyramid_widget.store",
+    "Recorder": "pyramid_widget.records",
+    "Records": "pyramid_widget.records",
 }
 
 

@@ -72,6 +72,7 @@ class PyramidView {
     this.selected = null; // card code, local to this view
     this.state = null;
     this.slots = new Array(28).fill(null); // pyramid index -> card element (null when removed)
+    this.cursorIndex = null;
     this.build(root);
     this.onState = () => this.render(this.model.get("state"));
     this.onMessage = (msg) => this.receive(msg);
@@ -97,7 +98,11 @@ class PyramidView {
     this.root = root;
     this.table = el("div", "pw-table");
     this.pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
-    this.stock = el("div", "pw-pile pw-stock", { "data-pile": "stock", role: "button" });
+    this.stock = el("div", "pw-pile pw-stock", {
+      "data-pile": "stock",
+      role: "button",
+      tabindex: "-1",
+    });
     this.waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
     this.table.append(this.pyramid, this.stock, this.waste);
 
@@ -220,13 +225,14 @@ class PyramidView {
       node.dataset.card = slot.card;
       node.dataset.status = slot.status;
       node.setAttribute("aria-label", `${cardName(slot.card)}, ${STATUS_WORDS[slot.status]}`);
-      node.setAttribute("aria-disabled", String(slot.status !== "in_play"));
     });
   }
 
   remove(node, animate) {
     // The card leaves at once for tests and screen readers; only a ghost fades out.
+    if (node === document.activeElement) node.blur();
     node.removeAttribute("data-card");
+    node.removeAttribute("data-status");
     node.removeAttribute("role");
     node.removeAttribute("tabindex");
     node.setAttribute("aria-hidden", "true");
@@ -243,7 +249,6 @@ class PyramidView {
     const pile = this.stock;
     pile.replaceChildren();
     pile.classList.toggle("pw-empty", count === 0);
-    pile.setAttribute("tabindex", pile.getAttribute("tabindex") ?? "-1");
     let label;
     if (count === 0) {
       const blocker = state.status.recycle_blocker;
@@ -456,39 +461,38 @@ class PyramidView {
     return this.root.querySelector(`.pw-card[data-card="${code}"]`);
   }
 
+  // The cursor is the one element with tabindex 0 (a roving tab stop); the pyramid index it
+  // was on is kept so that, when its card goes, the cursor moves to a neighbour.
   setCursor(node, focus = true) {
     for (const other of this.root.querySelectorAll('[tabindex="0"]')) {
       if (other !== node) other.setAttribute("tabindex", "-1");
     }
     node.setAttribute("tabindex", "0");
+    this.cursorIndex = node.dataset.index === undefined ? null : Number(node.dataset.index);
     if (focus) node.focus({ preventScroll: false });
   }
 
   restoreFocus(hadFocus, key) {
     const targets = this.targets();
-    const current = this.root.querySelector('[tabindex="0"]');
-    if (!current || !targets.includes(current)) {
-      // Keep one tab stop in the table, preferring where the cursor was.
-      const fallback = this.nearestTarget(current) || targets[0];
-      if (fallback) this.setCursor(fallback, false);
+    let cursor = this.root.querySelector('[tabindex="0"]');
+    if (!cursor || !targets.includes(cursor)) {
+      const again = key && key.startsWith("card:") ? this.cardNode(key.slice(5)) : null;
+      cursor = targets.includes(again) ? again : this.nearestTarget(this.cursorIndex) || targets[0];
+      if (cursor) this.setCursor(cursor, false);
     }
-    if (!hadFocus || this.root.contains(document.activeElement)) return;
-    // The focused card went away (removed, or a new deal): move focus to a neighbour.
-    const again = key && key.startsWith("card:") ? this.cardNode(key.slice(5)) : null;
-    const next = again && targets.includes(again) ? again : this.root.querySelector('[tabindex="0"]');
-    (next || this.root).focus({ preventScroll: true });
+    // The focused card went away (removed, or a new deal): focus follows the cursor.
+    if (hadFocus && !this.root.contains(document.activeElement)) {
+      (cursor || this.root).focus({ preventScroll: true });
+    }
   }
 
-  nearestTarget(fromNode) {
-    const targets = this.targets().filter((node) => node !== this.stock);
-    if (!fromNode || !targets.length) return null;
-    const index = Number(fromNode.dataset?.index);
-    if (Number.isNaN(index)) return null;
+  nearestTarget(index) {
+    const targets = this.targets().filter((node) => node.dataset.index !== undefined);
+    if (index === null || index === undefined || !targets.length) return null;
     const [row, col] = rowCol(index);
     let best = null;
     let bestDistance = Infinity;
     for (const node of targets) {
-      if (node.dataset.index === undefined) continue;
       const [r, c] = rowCol(Number(node.dataset.index));
       const distance = Math.abs(r - row) * 2 + Math.abs(c - r / 2 - (col - row / 2));
       if (distance < bestDistance) {

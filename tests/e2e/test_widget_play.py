@@ -1,0 +1,209 @@
+"""Playing the widget in a real JupyterLab and a real Chromium, as a player and as a notebook
+user: clicks, keys, cells, and what the kernel's game says afterwards."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harness import run_all, run_code, wait_for_widget
+from playwright.sync_api import Page, expect
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "docs" / "screenshots"
+
+# open-stock.jsonl index 0: winnable; its optimal line starts Kc, Kh, 7h+6d.
+LAYOUT = (
+    "Th Js 2d Ks 8c Qs 8h 5d 8d Qc Tc 6h 2c 9h 4h 2h 5h Jd 6s 8s 3s Kc Jh 3c Kh As 3h 7h "
+    "6d Ah Kd 5c 4d Qd 9s 3d 7c Ad Ac 7s Jc 2s 5s 4s 6c 7d Td 9d 4c Qh 9c Ts"
+)
+
+
+def _has(name: str) -> re.Pattern[str]:
+    """A class matcher: the element's class list includes `name`."""
+    return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
+
+
+def open_board(lab_notebook, name: str, rules: str = "open-stock", views: int = 1) -> Page:
+    """A notebook showing PyramidWidget on LAYOUT (`views` times), run and rendered."""
+    setup = (
+        "from pyramid_widget import PyramidWidget\n"
+        f"w = PyramidWidget(rules={rules!r}, layout={LAYOUT!r})"
+    )
+    page = lab_notebook(name, [setup] + ["w"] * views)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    expect(page.locator(".pw-root")).to_have_count(views)
+    return page
+
+
+def kernel(page: Page, expression: str) -> str:
+    return run_code(page, f"print({expression})")
+
+
+def cell_count(page: Page) -> int:
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
+
+
+def test_the_board_renders_and_plays_by_clicks(lab_notebook):
+    page = open_board(lab_notebook, "widget_clicks.ipynb")
+    board = page.locator(".pw-root")
+    pyramid = board.locator(".pw-pyramid [data-card]")
+    expect(pyramid).to_have_count(28)
+    expect(board.locator('[data-pile="stock"] [data-card="6d"]')).to_be_visible()
+    expect(board.locator(".pw-status")).to_contain_text("Cleared 0 of 28")
+
+    # A King goes with one click.
+    board.locator('[data-card="Kc"]').click()
+    expect(board.locator('[data-card="Kc"]')).to_have_count(0)
+    board.locator('[data-card="Kh"]').click()
+    expect(pyramid).to_have_count(26)
+
+    # Select a card: it lifts and its partner (the face-up stock top) is highlighted.
+    seven = board.locator('[data-card="7h"]')
+    seven.click()
+    expect(seven).to_have_class(_has("pw-selected"))
+    expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    board.screenshot(path=str(SCREENSHOTS / "board.png"), animations="disabled")  # README
+    # Tapping it again deselects it; select it again and pair it with the stock top.
+    seven.click()
+    expect(seven).not_to_have_class(_has("pw-selected"))
+    seven.click()
+    board.locator('[data-pile="stock"]').click()
+    expect(seven).to_have_count(0)
+    expect(board.locator('[data-pile="stock"] [data-card="Ah"]')).to_be_visible()
+    expect(board.locator(".pw-status")).to_contain_text("Cleared 3 of 28")
+    assert kernel(page, "w.moves") == "['Kc', 'Kh', '6d+7h']"
+
+    # A King on the face-up stock top goes alone; a selected card pairs with the stock top,
+    # and the waste top with the stock top.
+    stock = board.locator('[data-pile="stock"]')
+    stock.click()  # draw: the Ah goes to the waste, the Kd turns up
+    expect(stock.locator('[data-card="Kd"]')).to_be_visible()
+    stock.click()
+    expect(stock.locator('[data-card="5c"]')).to_be_visible()
+    stock.click()
+    expect(stock.locator('[data-card="4d"]')).to_be_visible()
+    stock.click()
+    expect(stock.locator('[data-card="Qd"]')).to_be_visible()
+    board.locator('[data-card="As"]').click()
+    stock.click()
+    expect(board.locator('[data-card="As"]')).to_have_count(0)
+    board.locator('[data-pile="waste"] [data-card="4d"]').click()
+    stock.click()
+    expect(stock.locator('[data-card="3d"]')).to_be_visible()
+    expect(board.locator('[data-pile="waste"] [data-card="5c"]')).to_be_visible()
+    moves = "['Kc', 'Kh', '6d+7h', 'draw', 'Kd', 'draw', 'draw', 'As+Qd', '4d+9s']"
+    assert kernel(page, "w.moves") == moves
+
+
+def test_a_refused_pair_says_why_and_changes_nothing(lab_notebook):
+    page = open_board(lab_notebook, "widget_refused.ipynb")
+    board = page.locator(".pw-root")
+    message = board.locator(".pw-message")
+
+    board.locator('[data-card="Jh"]').click()
+    board.locator('[data-card="3c"]').click()
+    expect(message).to_have_text("those two do not add up to 13")
+    expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)
+    expect(board.locator(".pw-selected")).to_have_count(0)
+
+    board.locator('[data-card="Th"]').click()  # the apex, covered by the whole pyramid
+    expect(message).to_have_text("that card is still covered")
+    expect(board.locator('[aria-live="polite"]')).to_have_text("that card is still covered")
+    assert kernel(page, "w.moves, w.game.move_count") == "[] 0"
+
+
+def test_draw_recycle_and_undo_on_a_face_down_stock(lab_notebook):
+    page = open_board(lab_notebook, "widget_stock.ipynb", rules="classic")
+    board = page.locator(".pw-root")
+    stock = board.locator('[data-pile="stock"]')
+    status = board.locator(".pw-status")
+    expect(stock.locator("[data-card]")).to_have_count(0)  # face down: no card named
+
+    stock.click()
+    expect(board.locator('[data-pile="waste"] [data-card="6d"]')).to_be_visible()
+    expect(status).to_contain_text("Stock 23")
+    run_code(page, "for _ in range(23): w.draw()")
+    expect(status).to_contain_text("Stock 0")
+    expect(board.locator('[data-pile="waste"] [data-card="Ts"]')).to_be_visible()
+
+    stock.click()  # empty stock: recycle
+    expect(status).to_contain_text("Pass 2 of 3")
+    expect(status).to_contain_text("Stock 24")
+    expect(board.locator('[data-pile="waste"] [data-card]')).to_have_count(0)
+    assert kernel(page, "w.moves[-1], w.game.pass_number") == "recycle 2"
+
+    board.locator('button[data-action="undo"]').click()
+    expect(status).to_contain_text("Pass 1 of 3")
+    expect(board.locator('[data-pile="waste"] [data-card="Ts"]')).to_be_visible()
+    board.locator('button[data-action="redo"]').click()
+    expect(status).to_contain_text("Pass 2 of 3")
+    assert kernel(page, "len(w.moves), w.game.can_redo") == "25 False"
+
+
+def test_the_keyboard_plays_and_no_key_reaches_jupyterlab(lab_notebook):
+    page = open_board(lab_notebook, "widget_keys.ipynb")
+    board = page.locator(".pw-root")
+    focused = "() => document.activeElement.dataset.card || document.activeElement.dataset.pile"
+    cells = cell_count(page)
+
+    board.locator(".pw-status").click()  # focus the widget without playing
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == "Kc"
+    page.keyboard.press("Enter")
+    expect(board.locator('[data-card="Kc"]')).to_have_count(0)
+    assert page.evaluate(focused) == "Jh"  # the cursor moved to the neighbour
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == "7h"
+    page.keyboard.press(" ")
+    expect(board.locator('[data-card="7h"]')).to_have_class(_has("pw-selected"))
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == "stock"
+    page.keyboard.press("Enter")
+    expect(board.locator('[data-card="7h"]')).to_have_count(0)
+
+    # d d is JupyterLab's "delete cell" in command mode: inside the widget it draws twice.
+    page.keyboard.press("d")
+    page.keyboard.press("d")
+    expect(board.locator(".pw-status")).to_contain_text("Moves 4")
+    page.keyboard.press("u")
+    expect(board.locator(".pw-status")).to_contain_text("Moves 3")
+    page.keyboard.press("Control+z")
+    expect(board.locator(".pw-status")).to_contain_text("Moves 2")
+    page.keyboard.press("a")  # JupyterLab: insert a cell above
+    page.keyboard.press("b")  # JupyterLab: insert a cell below
+    page.keyboard.press("Escape")
+    assert cell_count(page) == cells
+    assert kernel(page, "w.moves") == "['Kc', '6d+7h']"
+
+
+def test_cells_and_clicks_drive_every_view_alike(lab_notebook):
+    page = open_board(lab_notebook, "widget_views.ipynb", views=2)
+    first, second = page.locator(".pw-root").nth(0), page.locator(".pw-root").nth(1)
+
+    run_code(page, "w.play('Kc')")
+    for view in (first, second):
+        expect(view.locator('[data-card="Kc"]')).to_have_count(0)
+        expect(view.locator(".pw-status")).to_contain_text("Moves 1")
+
+    first.locator('[data-card="7h"]').click()  # a selection belongs to its view
+    expect(second.locator(".pw-selected")).to_have_count(0)
+    first.locator('[data-pile="stock"]').click()
+    for view in (first, second):
+        expect(view.locator('[data-card="7h"]')).to_have_count(0)
+        expect(view.locator('[data-pile="stock"] [data-card="Ah"]')).to_be_visible()
+
+    second.locator('button[data-action="undo"]').click()
+    expect(first.locator('[data-card="7h"]')).to_be_visible()
+    run_code(page, "w.new_deal(7)")
+    for view in (first, second):
+        expect(view.locator(".pw-pyramid [data-card]")).to_have_count(28)
+    listing = (
+        "(root) => [...root.querySelectorAll('[data-card]')]"
+        ".map((node) => `${node.dataset.card}:${node.dataset.status}`).join(' ')"
+    )
+    assert first.evaluate(listing) == second.evaluate(listing)
+    assert kernel(page, "w.game.deal_number") == "7"

@@ -36,7 +36,8 @@ from harness import (
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 HERE = Path(__file__).resolve().parent
-ARTIFACTS = HERE.parents[1] / "test-artifacts"
+REPO = HERE.parents[1]
+ARTIFACTS = REPO / "test-artifacts"
 CONSOLE = pytest.StashKey[list[str]]()
 
 #: open(name, cells, page=None) -> Page: write the notebook, open it, wait for its kernel.
@@ -56,7 +57,7 @@ def _in_ci() -> bool:
 @pytest.fixture(scope="session")
 def jupyter_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
     """A JupyterLab server for the whole session (about 5 s to start)."""
-    server = start_server("lab", tmp_path_factory.mktemp("jupyterlab"))
+    server = start_server("lab", tmp_path_factory.mktemp("jupyterlab"), REPO)
     try:
         yield server
     finally:
@@ -66,7 +67,7 @@ def jupyter_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterSer
 @pytest.fixture(scope="session")
 def jupyter_notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
     """A Notebook 7 server, started only when a test asks for it."""
-    server = start_server("notebook", tmp_path_factory.mktemp("notebook7"))
+    server = start_server("notebook", tmp_path_factory.mktemp("notebook7"), REPO)
     try:
         yield server
     finally:

@@ -176,11 +176,12 @@ def _reap(processes: list[Any], grace_s: float) -> None:
     psutil.wait_procs(alive, timeout=grace_s)
 
 
-def start_server(kind: ServerKind, workdir: Path) -> JupyterServer:
+def start_server(kind: ServerKind, workdir: Path, code_root: Path) -> JupyterServer:
     """Start JupyterLab ("lab") or Notebook 7 ("notebook") on a free port; wait until it answers.
 
     Every JUPYTER_* folder points into `workdir`, so the user's own setup never leaks in and the
-    tests never write into it.
+    tests never write into it. `code_root` goes first on the kernels' PYTHONPATH: they import
+    the checkout under test, whatever is (or is not) installed in the environment.
     """
     dirs = {
         name: workdir / name
@@ -203,6 +204,7 @@ def start_server(kind: ServerKind, workdir: Path) -> JupyterServer:
         JUPYTERLAB_SETTINGS_DIR=str(dirs["settings"]),
         JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]),
         IPYTHONDIR=str(dirs["ipython"]),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(code_root), env.get("PYTHONPATH")])),
         PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
     )
     env.pop("JUPYTER_TOKEN", None)

@@ -23,6 +23,10 @@ from .engine import (
     parse_layout,
 )
 
+# Not lazy: the submodule has the function's name, and a lazy import would leave the *module*
+# bound to `pyramid_widget.review`. It needs only the engine to import (the solver loads on use).
+from .review import Review, review
+
 __version__ = "0.1.0"
 
 _LAZY = {
@@ -33,8 +37,6 @@ _LAZY = {
     "winnability": "pyramid_widget.solver",
     "Solution": "pyramid_widget.solver",
     "Hint": "pyramid_widget.solver",
-    "review": "pyramid_widget.review",
-    "Review": "pyramid_widget.review",
     "Store": "pyramid_widget.store",
     "NullStore": "pyramid_widget.store",
     "open_store": "pyramid_widget.store",
@@ -61,11 +63,13 @@ __all__ = [
     "IllegalMove",
     "Move",
     "Rules",
+    "Review",
     "__version__",
     "build_layout",
     "daily_deal_number",
     "deal_for_date",
     "format_layout",
     "parse_layout",
+    "review",
     *_LAZY,
 ]

@@ -4,7 +4,12 @@ A front end sends custom messages such as
 ``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "pair",
 "cards": ["5h", "8c"]}``. Each gets exactly one answer,
 ``{"type": "ack", "seq": 4, "view": "v1", "ok": bool, "reason": str | None,
-"move": notation | None}``, whether it was applied, refused by the engine, malformed or stale.
+"move": notation | None}``, whether it was applied, refused by the engine, malformed or stale
+("share" adds the deal's "code").
+
+Actions and their fields: tap {card, version}, pair {cards: [a, b], version}, draw, recycle,
+undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint), pause {auto?},
+resume {auto?}, option {name, value}, rules {name} (for the next deal), share.
 
 This module never imports Jupyter: `handle` takes the message and a `Session` (the widget, or
 anything with the same few methods), so every path can be unit tested. It decides nothing about
@@ -20,6 +25,7 @@ from typing import Any, Protocol
 
 from .cards import Card
 from .game import ALREADY_WON, COVERED, NEEDS_PARTNER, NOT_IN_PLAY, Game, IllegalMove, Move
+from .rules import Rules
 
 
 class Session(Protocol):
@@ -51,9 +57,25 @@ class Session(Protocol):
 
     def redo(self) -> Move: ...
 
-    def new_deal(self, number: int | None = None) -> Any: ...
-
     def restart(self) -> Any: ...
+
+    def request_new_deal(
+        self, *, number: int | None = None, daily: bool = False, code: str | None = None
+    ) -> Any: ...
+
+    def request_hint(self) -> Any: ...
+
+    def dismiss_hint(self) -> Any: ...
+
+    def pause(self, *, auto: bool = False) -> Any: ...
+
+    def resume(self, *, auto: bool = False) -> Any: ...
+
+    def set_option(self, name: str, value: bool) -> Any: ...
+
+    def share(self) -> str: ...
+
+    next_rules: str
 
 
 class BadIntent(ValueError):
@@ -69,7 +91,21 @@ class BadIntent(ValueError):
 #: undo and redo mean the same on any board (and a quick double tap must do it twice); new
 #: deal and restart throw the position away anyway.
 POSITIONAL = frozenset({"tap", "pair"})
-ACTIONS = POSITIONAL | {"draw", "recycle", "undo", "redo", "new", "restart"}
+ACTIONS = POSITIONAL | {
+    "draw",
+    "recycle",
+    "undo",
+    "redo",
+    "new",
+    "restart",
+    "hint",
+    "dismiss",
+    "pause",
+    "resume",
+    "option",
+    "rules",
+    "share",
+}
 
 STALE = "the board changed before that move arrived; nothing was done"
 
@@ -84,6 +120,11 @@ class Intent:
     version: int | None = None
     cards: tuple[Card, ...] = ()
     number: int | None = None
+    daily: bool = False
+    code: str | None = None
+    name: str | None = None
+    value: bool | None = None
+    auto: bool = False
 
 
 def _int(value: Any) -> bool:
@@ -121,22 +162,54 @@ def parse_intent(content: Any) -> Intent:
     if action in POSITIONAL and version is None:
         raise BadIntent(f"a {action} needs the 'version' of the board it was made on")
 
-    cards: tuple[Card, ...] = ()
-    number = None
+    extra: dict[str, Any] = {}
     if action == "tap":
-        cards = (_card(content.get("card")),)
+        extra["cards"] = (_card(content.get("card")),)
     elif action == "pair":
         raw = content.get("cards")
         if not isinstance(raw, list) or len(raw) != 2:
             raise BadIntent("a pair needs 'cards': a list of two cards")
-        cards = (_card(raw[0]), _card(raw[1]))
-        if cards[0] == cards[1]:
+        extra["cards"] = (_card(raw[0]), _card(raw[1]))
+        if extra["cards"][0] == extra["cards"][1]:
             raise BadIntent("a pair needs two different cards")
     elif action == "new":
-        number = content.get("number")
-        if number is not None and (not _int(number) or number < 0):
-            raise BadIntent("a deal number must be a whole number, 0 or more")
-    return Intent(seq=seq, action=action, view=view, version=version, cards=cards, number=number)
+        extra.update(_new_deal_fields(content))
+    elif action in ("pause", "resume"):
+        extra["auto"] = _flag(content, "auto", default=False)
+    elif action == "option":
+        extra["name"] = _text(content, "name")
+        extra["value"] = _flag(content, "value", default=None)
+    elif action == "rules":
+        extra["name"] = _text(content, "name")
+    return Intent(seq=seq, action=action, view=view, version=version, **extra)
+
+
+def _text(content: dict, key: str) -> str:
+    value = content.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise BadIntent(f"'{key}' must be non-empty text")
+    return value.strip()
+
+
+def _flag(content: dict, key: str, default: bool | None) -> bool:
+    value = content.get(key, default)
+    if not isinstance(value, bool):
+        raise BadIntent(f"'{key}' must be true or false")
+    return value
+
+
+def _new_deal_fields(content: dict) -> dict[str, Any]:
+    """A new deal is random, or one of: a deal number, today's deal, a shared code."""
+    number = content.get("number")
+    if number is not None and (not _int(number) or number < 0):
+        raise BadIntent("a deal number must be a whole number, 0 or more")
+    daily = _flag(content, "daily", default=False)
+    code = content.get("code")
+    if code is not None:
+        code = _text(content, "code")
+    if sum((number is not None, daily, code is not None)) > 1:
+        raise BadIntent("a new deal takes at most one of 'number', 'daily' and 'code'")
+    return {"number": number, "daily": daily, "code": code}
 
 
 def auto_partner(game: Game, card: Card) -> Card | None:
@@ -164,7 +237,13 @@ def tap_move(game: Game, card: Card, auto_pair: bool) -> Move:
     return Move.pair(card, partner)
 
 
-def ack(intent_or_seq: Intent | Any, ok: bool, reason: str | None, move: Move | None) -> dict:
+def ack(
+    intent_or_seq: Intent | Any,
+    ok: bool,
+    reason: str | None,
+    move: Move | None,
+    **extra: Any,
+) -> dict:
     """The answer to a message (a bad message gets its `seq` echoed back only if it had one)."""
     if isinstance(intent_or_seq, Intent):
         seq, view = intent_or_seq.seq, intent_or_seq.view
@@ -179,11 +258,13 @@ def ack(intent_or_seq: Intent | Any, ok: bool, reason: str | None, move: Move | 
         "ok": ok,
         "reason": reason,
         "move": str(move) if move is not None else None,
+        **extra,
     }
 
 
-def _apply(session: Session, intent: Intent) -> Move | None:
-    """Carry out a checked intent on the session; engine refusals propagate as IllegalMove."""
+def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any]]:
+    """Carry out a checked intent on the session: the move made, and any extra ack fields.
+    Engine refusals propagate as IllegalMove, bad values as ValueError."""
     game = session.game
     action = intent.action
     if action in POSITIONAL:
@@ -192,21 +273,35 @@ def _apply(session: Session, intent: Intent) -> Move | None:
         if intent.version < session.position_version:
             raise BadIntent(STALE)
         if action == "tap":
-            return session.play(tap_move(game, intent.cards[0], session.auto_pair))
-        return session.play(Move.pair(*intent.cards))
-    if action == "draw":
-        return session.draw()
-    if action == "recycle":
-        return session.recycle()
-    if action == "undo":
-        return session.undo()
-    if action == "redo":
-        return session.redo()
+            return session.play(tap_move(game, intent.cards[0], session.auto_pair)), {}
+        return session.play(Move.pair(*intent.cards)), {}
+    moves = {
+        "draw": session.draw,
+        "recycle": session.recycle,
+        "undo": session.undo,
+        "redo": session.redo,
+    }
+    if action in moves:
+        return moves[action](), {}
     if action == "new":
-        session.new_deal(intent.number)
-        return None
-    session.restart()
-    return None
+        session.request_new_deal(number=intent.number, daily=intent.daily, code=intent.code)
+    elif action == "restart":
+        session.restart()
+    elif action == "hint":
+        session.request_hint()
+    elif action == "dismiss":
+        session.dismiss_hint()
+    elif action == "pause":
+        session.pause(auto=intent.auto)
+    elif action == "resume":
+        session.resume(auto=intent.auto)
+    elif action == "option":
+        session.set_option(intent.name, intent.value)
+    elif action == "rules":
+        session.next_rules = Rules.parse(intent.name).name
+    else:  # share: the code is handed over because the player asked for it
+        return None, {"code": session.share()}
+    return None, {}
 
 
 def handle(session: Session, content: Any) -> dict | None:
@@ -223,10 +318,10 @@ def handle(session: Session, content: Any) -> dict | None:
     except BadIntent as error:
         return ack(content, False, error.reason, None)
     try:
-        move = _apply(session, intent)
+        move, extra = _apply(session, intent)
     except (BadIntent, IllegalMove) as error:
         return ack(intent, False, error.reason, None)
     except ValueError as error:
-        # Move.parse or the deal functions refusing what the front end sent.
+        # A deal number, code, rules name or option the engine or widget refuses.
         return ack(intent, False, str(error), None)
-    return ack(intent, True, None, move)
+    return ack(intent, True, None, move, **extra)

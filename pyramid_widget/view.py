@@ -37,6 +37,16 @@ class ViewOptions:
     auto_pair: bool = False
     """000's way: one tap pairs a card with its first partner instead of selecting it."""
 
+    fair_hints: bool = True
+    """003's hints, which use only what the player has seen; off gives 001's all-seeing ones."""
+
+    dead_end_notice: bool = False
+    """001's early notice that no card still to come can ever fit. It looks at the values of
+    unseen cards (as 001 does), so it is off unless asked for."""
+
+    winnable_only: bool = False
+    """001's "winnable deals only": new deals come from the solver's `deal_winnable`."""
+
     waste_fan: int = MAX_FAN
     """How many waste cards to show, top included (1 shows the top alone)."""
 
@@ -88,6 +98,47 @@ def deal_id(game: Game) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Extras:
+    """What the widget adds to the game's own state: the clock, a hint, deals and rules to come.
+
+    elapsed: seconds played (the clock starts with the first move and stops at a win; undo
+    never rewinds it); running / paused: its state (views tick it on between states).
+    hint: a `hint_view` dict, or None. next_rules: the rules name new deals will use.
+    finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
+    winnable when it was dealt (None when nobody asked).
+    """
+
+    elapsed: float = 0.0
+    running: bool = False
+    paused: bool = False
+    hint: dict[str, Any] | None = None
+    next_rules: str | None = None
+    finding_deal: bool = False
+    proven: bool | None = None
+
+
+CHECKING = {"status": "checking"}
+
+
+def hint_view(hint: Any) -> dict[str, Any]:
+    """The part of a solver `Hint` a view shows: the move to highlight and the words.
+
+    The move is a legal move now, so it names only cards in play; a fair hint's reason speaks
+    only of seen cards. (An all-seeing hint, 001's, may speak of any card: that is its point.)
+    """
+    move = getattr(hint, "move", None)
+    chance = getattr(hint, "chance", None)
+    return {
+        "status": "done",
+        "move": str(move) if move is not None else None,
+        "kind": str(getattr(hint, "kind", "none")),
+        "verdict": str(getattr(hint, "verdict", "unknown")),
+        "reason": str(getattr(hint, "reason", "")),
+        "chance": float(chance) if chance is not None else None,
+    }
+
+
 def build_state(
     game: Game,
     *,
@@ -95,6 +146,7 @@ def build_state(
     position_version: int | None = None,
     options: ViewOptions | None = None,
     event: MoveEvent | None = None,
+    extras: Extras | None = None,
 ) -> dict[str, Any]:
     """The state a view renders, for `game` at `version`.
 
@@ -103,6 +155,7 @@ def build_state(
     `event` is the change that produced this state (see `MoveEvent`); a start by default.
     """
     options = options or ViewOptions()
+    extras = extras or Extras()
     rules = game.rules
     waste = game.waste
     stock_top = game.stock_top
@@ -110,7 +163,7 @@ def build_state(
         "schema": SCHEMA,
         "version": version,
         "position_version": version if position_version is None else position_version,
-        "deal": {"id": deal_id(game), "number": game.deal_number},
+        "deal": {"id": deal_id(game), "number": game.deal_number, "proven": extras.proven},
         "rules": {"name": rules.name, **rules.to_dict()},
         "pyramid": pyramid_statuses(game),
         "stock": {
@@ -135,7 +188,16 @@ def build_state(
             "can_redo": game.can_redo,
             "recycle_blocker": game.recycle_blocker,
             "outcome": game.outcome,
+            "dead_end": options.dead_end_notice and game.is_dead_end,
         },
+        "clock": {
+            "elapsed": round(extras.elapsed, 3),
+            "running": extras.running,
+            "paused": extras.paused,
+        },
+        "hint": extras.hint,
+        "next_rules": extras.next_rules or rules.name,
+        "finding_deal": extras.finding_deal,
         "event": asdict(event or MoveEvent("start")),
         "options": asdict(options),
     }

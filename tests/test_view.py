@@ -54,7 +54,11 @@ def test_a_fresh_deal_shows_the_pyramid_with_its_bottom_row_in_play():
         "can_redo": False,
         "recycle_blocker": "recycling unlocks once the stock is empty",
         "outcome": None,
+        "dead_end": False,
     }
+    assert state["clock"] == {"elapsed": 0.0, "running": False, "paused": False}
+    assert state["hint"] is None and state["finding_deal"] is False
+    assert state["next_rules"] == "classic"
     assert state["rules"]["name"] == "classic" and state["rules"]["stock_in_play"] is False
     assert json.loads(json.dumps(state)) == state
 
@@ -112,7 +116,7 @@ def test_no_unseen_card_ever_reaches_the_view(rules):
 def test_a_layout_deal_keeps_its_code_back_until_the_game_is_won():
     """A layout's deal code spells out the whole deck, unseen stock included."""
     game = Game.from_layout(LAYOUT, "open-stock")
-    assert state_of(game)["deal"] == {"id": None, "number": None}
+    assert state_of(game)["deal"] == {"id": None, "number": None, "proven": None}
     for move in SOLUTION:
         game.play(move)
     state = state_of(game)
@@ -123,7 +127,7 @@ def test_a_layout_deal_keeps_its_code_back_until_the_game_is_won():
 
 def test_a_numbered_deal_is_named_by_its_number():
     game = Game.deal(42, "one-recycle")
-    assert state_of(game)["deal"] == {"id": "one-recycle#42", "number": 42}
+    assert state_of(game)["deal"] == {"id": "one-recycle#42", "number": 42, "proven": None}
 
 
 def test_score_is_shown_only_when_the_rules_score():
@@ -156,7 +160,14 @@ def test_versions_events_and_options_travel_with_the_state():
     )
     assert (state["version"], state["position_version"]) == (7, 5)
     assert state["event"] == {"action": "undo", "move": "Kc"}
-    assert state["options"] == {"highlight_partners": False, "auto_pair": True, "waste_fan": 3}
+    assert state["options"] == {
+        "highlight_partners": False,
+        "auto_pair": True,
+        "fair_hints": True,
+        "dead_end_notice": False,
+        "winnable_only": False,
+        "waste_fan": 3,
+    }
     assert build_state(game, version=3)["position_version"] == 3
     assert build_state(game, version=3)["event"] == {"action": "start", "move": None}
 

@@ -1,0 +1,292 @@
+"""The widget's comforts without a browser: clock and pause, hints on a worker thread, deals by
+number, date or code, the rules for the next deal, options, and winnable deals."""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+from test_view import LAYOUT, SOLUTION
+from test_widget import Front
+
+import pyramid_widget.solver as solver
+from pyramid_widget import Game, IllegalMove, deal_for_date
+from pyramid_widget.view import CHECKING
+from pyramid_widget.widget import PAUSED, Clock, PyramidWidget
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def ticking() -> tuple[PyramidWidget, FakeTime]:
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    fake = FakeTime()
+    widget._clock = Clock(fake)
+    return widget, fake
+
+
+# ------------------------------------------------------------------ clock and pause
+def test_the_clock_starts_with_the_first_move_and_undo_never_rewinds_it(ticking):
+    widget, fake = ticking
+    fake.now += 50  # looking at the deal is free
+    assert widget.elapsed == 0
+    widget.play("Kc")
+    fake.now += 10
+    widget.undo()
+    fake.now += 5
+    assert widget.elapsed == 15
+    assert widget.state["clock"] == {"elapsed": 10.0, "running": True, "paused": False}
+
+
+def test_pause_stops_the_clock_and_blocks_moves_until_resume(ticking):
+    widget, fake = ticking
+    front = Front(widget)
+    widget.play("Kc")
+    fake.now += 3
+    assert front.intent("pause")["ok"]
+    fake.now += 100
+    assert widget.elapsed == 3 and widget.state["clock"]["paused"] is True
+    before = copy.deepcopy(widget.state)
+    for action, fields in [("tap", {"card": "Kh"}), ("draw", {}), ("undo", {}), ("hint", {})]:
+        assert front.intent(action, **fields)["reason"] == PAUSED
+    with pytest.raises(IllegalMove, match="paused"):
+        widget.play("Kh")
+    assert widget.state == before
+    assert front.intent("resume")["ok"]
+    fake.now += 2
+    assert widget.elapsed == 5 and front.intent("tap", card="Kh")["ok"]
+
+
+def test_a_hidden_view_pauses_and_showing_it_resumes_only_that_pause(ticking):
+    widget, _ = ticking
+    front = Front(widget)
+    widget.play("Kc")
+    front.intent("pause", auto=True)
+    assert widget.paused
+    front.intent("resume", auto=True)
+    assert not widget.paused
+    front.intent("pause")  # the player's own pause
+    front.intent("pause", auto=True)
+    front.intent("resume", auto=True)  # coming back to the tab does not end it
+    assert widget.paused
+
+
+def test_a_win_stops_the_clock_and_a_new_deal_or_restart_resets_it(ticking):
+    widget, fake = ticking
+    for move in SOLUTION:
+        widget.play(move)
+        fake.now += 1
+    assert widget.game.is_won and widget.elapsed == 48  # from the first move to the last
+    fake.now += 30
+    assert widget.state["clock"] == {"elapsed": 48.0, "running": False, "paused": False}
+    widget.restart()
+    assert widget.elapsed == 0 and not widget.state["clock"]["running"]
+    widget.pause()
+    widget.new_deal(3)
+    assert not widget.paused and widget.elapsed == 0
+
+
+# ------------------------------------------------------------------ hints
+@dataclass(frozen=True)
+class FakeHint:
+    move: str | None
+    kind: str
+    verdict: str
+    reason: str
+    chance: float | None = None
+
+
+class SlowSolver:
+    """A stand-in for solver.hint that waits until released, recording what it was asked."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.calls: list[tuple[str, bool]] = []
+
+    def __call__(self, game: Game, *, fair: bool, time_limit: float) -> FakeHint:
+        self.calls.append((game.code, fair))
+        assert self.release.wait(10)
+        move = game.legal_moves()[0]
+        return FakeHint(str(move), move.kind, "winnable", f"try {move}", 0.75)
+
+
+@pytest.fixture
+def slow_solver(monkeypatch: pytest.MonkeyPatch) -> SlowSolver:
+    fake = SlowSolver()
+    monkeypatch.setattr(solver, "hint", fake, raising=False)
+    return fake
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_a_hint_thinks_off_the_main_thread_and_shows_when_it_is_ready(slow_solver):
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    front = Front(widget)
+    assert front.intent("hint")["ok"]
+    assert widget.state["hint"] == CHECKING
+    assert widget.state["position_version"] == 1  # a hint is not a move: no pair goes stale
+    slow_solver.release.set()
+    wait_for(lambda: widget.state["hint"] != CHECKING)
+    assert widget.state["hint"] == {
+        "status": "done",
+        "move": "Kc",
+        "kind": "king",
+        "verdict": "winnable",
+        "reason": "try Kc",
+        "chance": 0.75,
+    }
+    assert slow_solver.calls == [(widget.game.code, True)]
+    assert front.intent("dismiss")["ok"] and widget.state["hint"] is None
+
+
+def test_the_board_takes_clicks_while_a_hint_thinks_and_a_stale_hint_is_dropped(slow_solver):
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    front = Front(widget)
+    front.intent("hint")
+    assert front.intent("tap", card="Kc")["ok"]  # answered while the solver still thinks
+    assert widget.state["hint"] is None
+    slow_solver.release.set()
+    wait_for(lambda: not any(t.name == "pyramid-hint" for t in threading.enumerate()))
+    assert widget.state["hint"] is None and widget.moves == ["Kc"]
+
+
+def test_all_seeing_hints_on_request(slow_solver):
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    front = Front(widget)
+    assert front.intent("option", name="fair_hints", value=False)["ok"]
+    slow_solver.release.set()
+    front.intent("hint")
+    wait_for(lambda: widget.state["hint"] != CHECKING)
+    assert slow_solver.calls[-1][1] is False
+
+
+def test_hint_and_solve_from_a_cell_show_on_the_board(slow_solver):
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    slow_solver.release.set()
+    result = widget.hint()
+    assert result.move == "Kc" and widget.state["hint"]["move"] == "Kc"
+    widget.play("Kc")
+    assert widget.state["hint"] is None
+
+
+def test_a_failing_solver_is_reported_on_the_board(monkeypatch, capsys):
+    def broken(game, *, fair, time_limit):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(solver, "hint", broken, raising=False)
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    Front(widget).intent("hint")
+    wait_for(lambda: widget.state["hint"] != CHECKING)
+    assert widget.state["hint"] == {"status": "failed", "reason": "no hint: out of memory"}
+    assert "RuntimeError" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ deals and rules
+def test_deals_by_date_and_code_and_sharing_the_current_one():
+    widget = PyramidWidget(rules="classic", deal=5)
+    front = Front(widget)
+    assert front.intent("new", daily=True)["ok"]
+    assert widget.game.layout == deal_for_date(None, "classic").layout
+    shared = front.intent("share")
+    assert shared["ok"] and shared["code"] == widget.game.deal_id
+    widget.new_deal(9)
+    assert front.intent("new", code=shared["code"])["ok"]
+    assert widget.game.deal_id == shared["code"]
+    played = Game.from_layout(LAYOUT, "open-stock")
+    played.play("Kc")
+    assert front.intent("new", code=played.code)["ok"]  # a position code: the game goes on
+    assert widget.moves == [] and widget.state["status"]["cleared"] == 1
+    bad = front.intent("new", code="pyramid-nonsense")
+    assert not bad["ok"] and "code" in bad["reason"]
+    assert widget.share() == widget.game.deal_id
+
+
+def test_the_rules_menu_applies_from_the_next_deal():
+    widget = PyramidWidget(rules="classic", deal=5)
+    front = Front(widget)
+    assert front.intent("rules", name="open-stock")["ok"]
+    assert widget.game.rules.name == "classic"
+    assert widget.state["next_rules"] == "open-stock"
+    assert widget.state["rules"]["name"] == "classic"
+    front.intent("new", number=8)
+    assert widget.game.rules.name == "open-stock" and widget.game.deal_number == 8
+    assert front.intent("rules", name="classic,passes=1")["ok"]
+    assert widget.state["next_rules"] == "classic,passes=1"
+    refused = front.intent("rules", name="poker")
+    assert not refused["ok"] and "unknown rules" in refused["reason"]
+    widget.next_rules = "scored"
+    assert widget.new_deal().rules.scoring
+
+
+def test_options_from_a_view(ticking):
+    widget, _ = ticking
+    front = Front(widget)
+    assert front.intent("option", name="auto_pair", value=True)["ok"]
+    assert widget.auto_pair and widget.state["options"]["auto_pair"]
+    refused = front.intent("option", name="cheat", value=True)
+    assert not refused["ok"] and "unknown option 'cheat'" in refused["reason"]
+    assert "true or false" in front.intent("option", name="auto_pair", value="yes")["reason"]
+
+
+def test_the_dead_end_notice_is_an_option():
+    game = Game.from_layout(LAYOUT, "classic,passes=1")
+    while game.outcome is None and not game.is_dead_end:
+        game.play(game.legal_moves()[0])
+    widget = PyramidWidget(game=game)
+    assert widget.state["status"]["dead_end"] is False  # off by default: it uses unseen cards
+    widget.dead_end_notice = True
+    assert widget.state["status"]["dead_end"] is game.is_dead_end
+
+
+def test_winnable_deals_only_are_found_off_the_main_thread(monkeypatch):
+    release = threading.Event()
+
+    def fake_deal_winnable(rules, **kwargs):
+        assert release.wait(10)
+        return Game.deal(77, rules), True
+
+    monkeypatch.setattr(solver, "deal_winnable", fake_deal_winnable, raising=False)
+    widget = PyramidWidget(rules="scored", deal=5, winnable_only=True)
+    front = Front(widget)
+    assert front.intent("new")["ok"]
+    assert widget.state["finding_deal"] is True
+    assert front.intent("draw")["ok"]  # the old deal stays playable meanwhile
+    release.set()
+    wait_for(lambda: not widget.state["finding_deal"])
+    assert widget.game.deal_number == 77 and widget.state["deal"]["proven"] is True
+    assert widget.game.rules.name == "scored"
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ({"action": "new", "number": 3, "daily": True}, "at most one of"),
+        ({"action": "new", "code": ""}, "'code' must be non-empty text"),
+        ({"action": "new", "daily": "yes"}, "'daily' must be true or false"),
+        ({"action": "pause", "auto": 1}, "'auto' must be true or false"),
+        ({"action": "option", "value": True}, "'name' must be non-empty text"),
+        ({"action": "option", "name": "auto_pair"}, "'value' must be true or false"),
+        ({"action": "rules"}, "'name' must be non-empty text"),
+    ],
+)
+def test_malformed_comfort_messages_change_nothing(message, reason):
+    widget = PyramidWidget(rules="classic", deal=5)
+    front = Front(widget)
+    before = (copy.deepcopy(widget.state), widget.game.code)
+    ack = front.raw({"type": "intent", "seq": 1, **message})
+    assert ack["ok"] is False and reason in ack["reason"]
+    assert (widget.state, widget.game.code) == before

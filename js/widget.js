@@ -1,10 +1,10 @@
 // Pyramid Solitaire front end (anywidget ES module, no bundler).
 //
 // Every view draws the model's `state` trait and nothing else, so all views of one widget show
-// the same board; only the selection, the keyboard cursor and the message line are per view.
-// Every move goes to Python as an intent message; Python answers each with an ack carrying the
-// engine's verdict. The front end never decides legality: it only highlights partners from the
-// legal moves Python sent.
+// the same board; only the selection, the keyboard cursor, the message line and which notices
+// were closed are per view. Every move goes to Python as an intent message; Python answers each
+// with an ack carrying the engine's verdict. The front end never decides legality: it only
+// highlights partners from the legal moves Python sent.
 
 const RANKS = "A23456789TJQK";
 const RANK_NAMES = [
@@ -18,7 +18,17 @@ const SUITS = {
   s: { name: "Spades", symbol: "\u2660", red: false },
 };
 const STATUS_WORDS = { in_play: "in play", covered: "covered", removed: "removed" };
+const PRESETS = ["classic", "scored", "open-stock", "one-recycle", "strict"];
+const PASSES = [["1", "1 pass"], ["2", "2 passes"], ["3", "3 passes"], ["unlimited", "unlimited"]];
+const OPTIONS = [
+  ["highlight_partners", "Highlight partners"],
+  ["auto_pair", "Auto-pair: a tap takes the first partner"],
+  ["fair_hints", "Fair hints (only cards you have seen)"],
+  ["dead_end_notice", "Early dead-end notice (looks at unseen cards)"],
+  ["winnable_only", "Winnable deals only"],
+];
 const REMOVE_MS = 180;
+const DRAG_START_PX = 8;
 
 function rankOf(code) {
   return RANKS.indexOf(code[0]) + 1;
@@ -32,16 +42,30 @@ function isKing(code) {
   return code[0] === "K";
 }
 
+function moveCards(move) {
+  if (!move || move === "draw" || move === "recycle") return [];
+  return move.split("+");
+}
+
 function rowCol(index) {
   let row = 0;
   while (((row + 1) * (row + 2)) / 2 <= index) row += 1;
   return [row, index - (row * (row + 1)) / 2];
 }
 
-function el(tag, className, attrs = {}) {
+function formatTime(seconds) {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function el(tag, className, attrs = {}, text = "") {
   const node = document.createElement(tag);
   if (className) node.className = className;
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text) node.textContent = text;
   return node;
 }
 
@@ -54,17 +78,14 @@ function paintFace(node, code) {
   const suit = SUITS[code[1]];
   const rank = code[0] === "T" ? "10" : code[0];
   node.classList.toggle("pw-red", suit.red);
-  node.replaceChildren();
-  const corner = el("span", "pw-corner", { "aria-hidden": "true" });
-  corner.textContent = `${rank}${suit.symbol}`;
-  const pip = el("span", "pw-pip", { "aria-hidden": "true" });
-  pip.textContent = suit.symbol;
-  node.append(corner, pip);
+  const corner = el("span", "pw-corner", { "aria-hidden": "true" }, `${rank}${suit.symbol}`);
+  const pip = el("span", "pw-pip", { "aria-hidden": "true" }, suit.symbol);
+  node.replaceChildren(corner, pip);
   node.dataset.face = code;
 }
 
 class PyramidView {
-  constructor(model, root) {
+  constructor(model, host) {
     this.model = model;
     this.id = `v${Math.random().toString(36).slice(2, 10)}`;
     this.seq = 0;
@@ -73,17 +94,26 @@ class PyramidView {
     this.state = null;
     this.slots = new Array(28).fill(null); // pyramid index -> card element (null when removed)
     this.cursorIndex = null;
-    this.build(root);
+    this.closed = new Set(); // notices this view closed ("kind:position_version")
+    this.drag = null;
+    this.suppressClick = false;
+    this.clock = { base: 0, at: 0, running: false };
+    this.build(host);
     this.onState = () => this.render(this.model.get("state"));
     this.onMessage = (msg) => this.receive(msg);
+    this.onVisibility = () => this.visibilityChanged();
     model.on("change:state", this.onState);
     model.on("msg:custom", this.onMessage);
+    document.addEventListener("visibilitychange", this.onVisibility);
+    this.timer = window.setInterval(() => this.tick(), 1000);
     this.render(model.get("state"));
   }
 
   destroy() {
     this.model.off("change:state", this.onState);
     this.model.off("msg:custom", this.onMessage);
+    document.removeEventListener("visibilitychange", this.onVisibility);
+    window.clearInterval(this.timer);
   }
 
   // ---------------------------------------------------------------- building
@@ -104,9 +134,11 @@ class PyramidView {
       tabindex: "-1",
     });
     this.waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
-    this.table.append(this.pyramid, this.stock, this.waste);
+    this.panel = el("div", "pw-panel", { role: "dialog", "aria-modal": "false", hidden: "" });
+    this.table.append(this.pyramid, this.stock, this.waste, this.panel);
 
     this.status = el("div", "pw-status", { "aria-label": "Game status" });
+    this.hintLine = el("div", "pw-hint-line");
     this.message = el("div", "pw-message", { role: "status" });
     this.live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
 
@@ -115,21 +147,114 @@ class PyramidView {
     for (const [action, label, key] of [
       ["undo", "Undo", "U"],
       ["redo", "Redo", ""],
+      ["hint", "Hint", "H"],
+      ["pause", "Pause", ""],
       ["new", "New deal", "N"],
       ["restart", "Restart", ""],
+      ["fullscreen", "Full screen", "F"],
     ]) {
-      const button = el("button", "pw-button", { type: "button", "data-action": action });
-      button.textContent = label;
+      const button = el("button", "pw-button", { type: "button", "data-action": action }, label);
       if (key) button.setAttribute("aria-keyshortcuts", key);
-      button.addEventListener("click", () => this.send(action));
       this.buttons[action] = button;
       controls.append(button);
     }
-    root.append(this.table, this.status, this.message, controls, this.live);
+    controls.append(this.buildMenu());
+    root.append(this.table, this.status, this.hintLine, this.message, controls, this.live);
     host.replaceChildren(root);
 
     root.addEventListener("click", (event) => this.onClick(event));
     root.addEventListener("keydown", (event) => this.onKey(event));
+    root.addEventListener("change", (event) => this.onChange(event));
+    root.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    root.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    root.addEventListener("pointerup", (event) => this.onPointerUp(event));
+    root.addEventListener("pointercancel", () => this.endDrag());
+  }
+
+  // The "Game" menu: deals (number, daily, code, share), rules for the next deal, options.
+  buildMenu() {
+    const menu = el("details", "pw-menu");
+    menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
+    const body = el("div", "pw-menu-body");
+
+    const deals = el("fieldset", "pw-group");
+    deals.append(el("legend", "", {}, "Deals"));
+    const numberRow = el("div", "pw-row");
+    this.numberInput = el("input", "pw-input", {
+      type: "number",
+      min: "0",
+      step: "1",
+      inputmode: "numeric",
+      "aria-label": "Deal number",
+      placeholder: "Deal number",
+      "data-field": "number",
+    });
+    numberRow.append(
+      this.numberInput,
+      el("button", "pw-button", { type: "button", "data-action": "deal-number" }, "Deal"),
+    );
+    const codeRow = el("div", "pw-row");
+    this.codeInput = el("input", "pw-input", {
+      type: "text",
+      "aria-label": "Shared deal or position code",
+      placeholder: "Paste a shared code",
+      "data-field": "code",
+    });
+    codeRow.append(
+      this.codeInput,
+      el("button", "pw-button", { type: "button", "data-action": "open-code" }, "Open"),
+    );
+    const shareRow = el("div", "pw-row");
+    this.shareOutput = el("input", "pw-input", {
+      type: "text",
+      readonly: "",
+      "aria-label": "This deal's code",
+      placeholder: "Share gives this deal's code",
+      "data-field": "share",
+    });
+    shareRow.append(
+      el("button", "pw-button", { type: "button", "data-action": "share" }, "Share"),
+      this.shareOutput,
+    );
+    deals.append(
+      el("button", "pw-button", { type: "button", "data-action": "new" }, "Random deal"),
+      el("button", "pw-button", { type: "button", "data-action": "restart" }, "Restart this deal"),
+      el("button", "pw-button", { type: "button", "data-action": "daily" }, "Daily deal"),
+      numberRow,
+      codeRow,
+      shareRow,
+    );
+
+    const rules = el("fieldset", "pw-group");
+    rules.append(el("legend", "", {}, "Rules (from the next deal)"));
+    this.presetSelect = el("select", "pw-input", {
+      "aria-label": "Rules",
+      "data-setting": "preset",
+    });
+    for (const name of PRESETS) this.presetSelect.append(el("option", "", { value: name }, name));
+    this.passesSelect = el("select", "pw-input", {
+      "aria-label": "Passes through the stock",
+      "data-setting": "passes",
+    });
+    for (const [value, label] of PASSES) {
+      this.passesSelect.append(el("option", "", { value }, label));
+    }
+    rules.append(this.presetSelect, this.passesSelect);
+
+    const options = el("fieldset", "pw-group");
+    options.append(el("legend", "", {}, "Options"));
+    this.optionBoxes = {};
+    for (const [name, label] of OPTIONS) {
+      const row = el("label", "pw-check");
+      const box = el("input", "", { type: "checkbox", "data-option": name });
+      row.append(box, document.createTextNode(` ${label}`));
+      this.optionBoxes[name] = box;
+      options.append(row);
+    }
+    body.append(deals, rules, options);
+    menu.append(body);
+    this.menu = menu;
+    return menu;
   }
 
   // ---------------------------------------------------------------- talking to Python
@@ -144,11 +269,25 @@ class PyramidView {
     if (!msg || msg.type !== "ack" || msg.view !== this.id) return;
     const cards = this.pending.get(msg.seq) || [];
     this.pending.delete(msg.seq);
-    if (msg.ok) return;
+    if (msg.ok) {
+      if (msg.code) this.shared(msg.code);
+      return;
+    }
     this.selected = null;
     this.say(msg.reason, true);
     this.bounce(cards);
     if (this.state) this.paintHighlights();
+  }
+
+  shared(code) {
+    this.shareOutput.value = code;
+    this.copy(code, "Deal code copied");
+  }
+
+  copy(text, done) {
+    const fallback = () => this.say(`Copy this code: ${text}`);
+    if (!navigator.clipboard) return fallback();
+    navigator.clipboard.writeText(text).then(() => this.say(done), fallback);
   }
 
   say(text, isError = false) {
@@ -187,18 +326,15 @@ class PyramidView {
     this.renderStock(state);
     this.renderWaste(state);
     this.renderStatus(state);
-    for (const [action, allowed] of [
-      ["undo", state.status.can_undo],
-      ["redo", state.status.can_redo],
-    ]) {
-      this.buttons[action].setAttribute("aria-disabled", String(!allowed));
-    }
+    this.renderControls(state);
+    this.renderHint(state, previous);
 
     if (this.selected && !state.playable.includes(this.selected)) this.selected = null;
     this.paintHighlights();
 
     const moved = !previous || previous.position_version !== state.position_version;
     if (moved) this.narrate(state, previous);
+    this.renderPanel(state);
     this.root.dataset.version = String(state.version);
     this.restoreFocus(hadFocus, focusedKey);
   }
@@ -247,31 +383,30 @@ class PyramidView {
   renderStock(state) {
     const { count, top } = state.stock;
     const pile = this.stock;
+    const blocker = count === 0 ? state.status.recycle_blocker : null;
     pile.replaceChildren();
     pile.classList.toggle("pw-empty", count === 0);
+    pile.classList.toggle("pw-blocked", Boolean(blocker));
+    pile.removeAttribute("title");
     let label;
     if (count === 0) {
-      const blocker = state.status.recycle_blocker;
-      const mark = el("span", "pw-recycle", { "aria-hidden": "true" });
-      mark.textContent = blocker ? "\u2715" : "\u21bb";
+      const mark = el("span", "pw-recycle", { "aria-hidden": "true" }, blocker ? "\u2715" : "\u21bb");
       pile.append(mark);
-      pile.classList.toggle("pw-blocked", Boolean(blocker));
-      label = blocker ? `Stock empty: ${blocker}` : "Stock empty: recycle the waste";
+      if (blocker) pile.title = blocker;
+      label = blocker ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
+      pile.setAttribute("aria-disabled", String(Boolean(blocker)));
     } else if (top) {
-      const card = el("div", "pw-card pw-face", { "data-card": top });
+      const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
       paintFace(card, top);
-      card.dataset.status = "in_play";
       pile.append(card);
-      pile.classList.remove("pw-blocked");
       label = `Stock: ${cardName(top)} face up, ${count} cards`;
+      pile.removeAttribute("aria-disabled");
     } else {
       pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
-      pile.classList.remove("pw-blocked");
       label = `Stock: ${count} cards face down; draw`;
+      pile.removeAttribute("aria-disabled");
     }
-    const badge = el("span", "pw-count", { "aria-hidden": "true" });
-    badge.textContent = String(count);
-    pile.append(badge);
+    pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)));
     pile.setAttribute("aria-label", label);
   }
 
@@ -281,11 +416,10 @@ class PyramidView {
     pile.replaceChildren();
     pile.classList.toggle("pw-empty", count === 0);
     fan.forEach((code, position) => {
-      const isTop = position === fan.length - 1;
       const card = el("div", "pw-card pw-face");
       card.style.setProperty("--pw-fan", String(position));
       paintFace(card, code);
-      if (isTop) {
+      if (position === fan.length - 1) {
         card.dataset.card = code;
         card.dataset.status = "in_play";
         card.setAttribute("role", "button");
@@ -309,37 +443,89 @@ class PyramidView {
       `Moves ${s.moves}`,
     ];
     if (s.score !== null) parts.push(`Score ${s.score}`);
-    this.status.replaceChildren(
-      ...parts.map((text) => {
-        const span = el("span", "pw-stat");
-        span.textContent = text;
-        return span;
-      }),
-    );
+    if (state.deal.number !== null) parts.push(`Deal #${state.deal.number}`);
+    if (state.deal.proven === false) parts.push("unproven deal");
+    const spans = parts.map((text) => el("span", "pw-stat", {}, text));
+    this.timeSpan = el("span", "pw-stat pw-time", { "aria-label": "Time played" });
+    this.clock = {
+      base: state.clock.elapsed,
+      at: performance.now(),
+      running: state.clock.running && !state.clock.paused,
+    };
+    this.status.replaceChildren(...spans, this.timeSpan);
+    this.tick();
   }
 
-  // Selection, partner highlights and the roving tabindex.
+  tick() {
+    if (!this.timeSpan) return;
+    const { base, at, running } = this.clock;
+    const seconds = base + (running ? (performance.now() - at) / 1000 : 0);
+    this.timeSpan.textContent = `Time ${formatTime(seconds)}`;
+  }
+
+  renderControls(state) {
+    const s = state.status;
+    this.buttons.undo.setAttribute("aria-disabled", String(!s.can_undo));
+    this.buttons.redo.setAttribute("aria-disabled", String(!s.can_redo));
+    const paused = state.clock.paused;
+    this.buttons.pause.textContent = paused ? "Resume" : "Pause";
+    this.buttons.pause.setAttribute("aria-pressed", String(paused));
+    for (const [name, box] of Object.entries(this.optionBoxes)) box.checked = state.options[name];
+    const next = state.next_rules;
+    const preset = next.name.split(",")[0];
+    if (PRESETS.includes(preset)) this.presetSelect.value = preset;
+    this.passesSelect.value = next.passes === null ? "unlimited" : String(next.passes);
+    this.root.classList.toggle("pw-paused", paused);
+  }
+
+  renderHint(state, previous) {
+    const hint = state.hint;
+    let text = "";
+    if (state.finding_deal) text = "finding a winnable deal\u2026";
+    else if (hint && hint.status === "checking") text = "checking for a solution\u2026";
+    else if (hint && hint.status === "failed") text = hint.reason;
+    else if (hint) {
+      const chance =
+        hint.chance !== null && hint.verdict !== "lost"
+          ? ` (about ${Math.round(hint.chance * 100)}% to win from here)`
+          : "";
+      const lead = hint.verdict === "lost" ? "No solution is left from here. " : "";
+      const fallback = hint.move ? `Try ${hint.move}.` : "No move to suggest.";
+      text = `${lead}${hint.reason || fallback}${chance}`;
+    }
+    this.hintLine.textContent = text;
+    this.hintLine.classList.toggle("pw-lost", Boolean(hint && hint.verdict === "lost"));
+    const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
+    if (text && before !== JSON.stringify(hint) + state.finding_deal) this.announce(text);
+  }
+
+  // Selection, partner and hint highlights.
   paintHighlights() {
     const state = this.state;
     const partners = new Set();
     if (this.selected && state.options.highlight_partners) {
       for (const move of state.legal) {
-        const [a, b] = move.split("+");
+        const [a, b] = moveCards(move);
         if (b === undefined) continue;
         if (a === this.selected) partners.add(b);
         if (b === this.selected) partners.add(a);
       }
     }
+    const hint = state.hint && state.hint.status === "done" ? state.hint : null;
+    const hinted = new Set(hint ? moveCards(hint.move) : []);
     for (const node of this.root.querySelectorAll(".pw-card[data-card]")) {
       const code = node.dataset.card;
       node.classList.toggle("pw-selected", code === this.selected);
       node.classList.toggle("pw-partner", partners.has(code));
+      node.classList.toggle("pw-hinted", hinted.has(code));
       if (node.getAttribute("role") === "button") {
         node.setAttribute("aria-pressed", String(code === this.selected));
       }
     }
     const stockTop = state.stock.top;
     this.stock.classList.toggle("pw-partner", Boolean(stockTop && partners.has(stockTop)));
+    const stockHint = hint && (hint.kind === "draw" || hint.kind === "recycle");
+    this.stock.classList.toggle("pw-hinted", Boolean(stockHint));
   }
 
   narrate(state, previous) {
@@ -351,7 +537,7 @@ class PyramidView {
       } else if (move === "recycle") {
         text = `Recycled the waste: pass ${state.status.pass}`;
       } else if (move.includes("+")) {
-        const [a, b] = move.split("+");
+        const [a, b] = moveCards(move);
         text = `Removed the ${cardName(a)} and the ${cardName(b)}`;
       } else {
         text = `Removed the ${cardName(move)}`;
@@ -366,32 +552,182 @@ class PyramidView {
     const outcome = state.status.outcome;
     if (outcome === "won") {
       this.say(`Pyramid cleared in ${state.status.moves} moves!`);
-      return;
-    }
-    if (outcome === "stuck") {
+    } else if (outcome === "stuck") {
       this.say("No moves left: undo, restart or deal again.");
-      return;
-    }
-    if (previous) {
+    } else if (state.status.dead_end) {
+      this.say("Dead end: no card the stock can still bring would ever fit.");
+    } else if (previous) {
       this.message.textContent = "";
       this.message.classList.remove("pw-error");
       this.announce(text);
     }
   }
 
+  // One notice at a time over the table: paused, won, lost (a hint's proof), stuck, dead end.
+  currentNotice(state) {
+    const s = state.status;
+    const key = (kind) => `${kind}:${state.position_version}`;
+    if (state.clock.paused) return { kind: "paused", key: key("paused") };
+    if (s.outcome === "won") return { kind: "won", key: key("won") };
+    if (state.hint && state.hint.verdict === "lost") return { kind: "lost", key: key("lost") };
+    if (s.outcome === "stuck") return { kind: "stuck", key: key("stuck") };
+    if (s.dead_end) return { kind: "dead_end", key: key("dead_end") };
+    return null;
+  }
+
+  renderPanel(state) {
+    const notice = this.currentNotice(state);
+    const panel = this.panel;
+    if (!notice || (notice.kind !== "paused" && this.closed.has(notice.key))) {
+      panel.hidden = true;
+      panel.removeAttribute("data-notice");
+      panel.replaceChildren();
+      return;
+    }
+    if (panel.dataset.notice === notice.key && !panel.hidden) return;
+    panel.dataset.notice = notice.key;
+    panel.dataset.kind = notice.kind;
+    const box = el("div", "pw-panel-box");
+    const s = state.status;
+    const button = (action, label) =>
+      el("button", "pw-button", { type: "button", "data-action": action }, label);
+    const exits = [button("undo", "Undo"), button("restart", "Replay this deal"), button("new", "New deal")];
+    const look = button("look", "Look at the board");
+    let title;
+    let lines = [];
+    let buttons;
+    if (notice.kind === "paused") {
+      title = "Paused";
+      lines = ["The clock is stopped and moves wait until you resume."];
+      buttons = [button("resume", "Resume")];
+    } else if (notice.kind === "won") {
+      title = "Pyramid cleared!";
+      lines = [
+        `Time ${formatTime(state.clock.elapsed)}`,
+        `Moves ${s.moves}`,
+        `Cards cleared ${s.cleared} of 28`,
+      ];
+      if (s.score !== null) lines.push(`Score ${s.score}`);
+      buttons = [button("new", "New deal"), button("restart", "Replay this deal"), look];
+    } else if (notice.kind === "lost") {
+      title = "No solution from here";
+      lines = [state.hint.reason || "The solver proved that this position cannot be won."];
+      buttons = [...exits, look];
+    } else if (notice.kind === "stuck") {
+      title = "Out of moves";
+      lines = ["No pair, no King, no draw and no recycle is left. This is not a loss: undo, or play the deal again."];
+      buttons = [...exits, look];
+    } else {
+      title = "Dead end";
+      lines = ["No card the stock can still bring would ever fit the pyramid."];
+      buttons = [...exits, look];
+    }
+    box.append(el("h3", "pw-panel-title", {}, title));
+    for (const line of lines) box.append(el("p", "pw-panel-line", {}, line));
+    if (notice.kind === "won" && state.deal.id) {
+      const row = el("div", "pw-row");
+      const code = el("input", "pw-input pw-deal-code", {
+        type: "text",
+        readonly: "",
+        "aria-label": "Deal code",
+        "data-field": "deal-code",
+      });
+      code.value = state.deal.id;
+      row.append(code, button("copy", "Copy"));
+      box.append(row);
+    }
+    const row = el("div", "pw-row pw-panel-actions");
+    row.append(...buttons);
+    box.append(row);
+    panel.setAttribute("aria-label", title);
+    panel.replaceChildren(box);
+    panel.hidden = false;
+    this.announce(`${title}. ${lines.join(" ")}`);
+  }
+
+  // ---------------------------------------------------------------- commands
+  command(action) {
+    const state = this.state;
+    if (!state) return;
+    if (action === "fullscreen") return this.toggleFullscreen();
+    if (action === "pause") return this.send(state.clock.paused ? "resume" : "pause");
+    if (action === "look") {
+      const notice = this.currentNotice(state);
+      if (notice) this.closed.add(notice.key);
+      return this.renderPanel(state);
+    }
+    if (action === "copy") return this.copy(state.deal.id, "Deal code copied");
+    if (action === "menu") return;
+    if (action === "deal-number") {
+      const number = Number(this.numberInput.value);
+      if (this.numberInput.value === "" || !Number.isInteger(number) || number < 0) {
+        return this.say("Type a deal number (a whole number) first", true);
+      }
+      return this.closeMenuAnd("new", { number });
+    }
+    if (action === "daily") return this.closeMenuAnd("new", { daily: true });
+    if (action === "open-code") {
+      const code = this.codeInput.value.trim();
+      if (!code) return this.say("Paste a deal or position code first", true);
+      return this.closeMenuAnd("new", { code });
+    }
+    if (["new", "restart"].includes(action)) return this.closeMenuAnd(action);
+    this.send(action);
+  }
+
+  closeMenuAnd(action, fields = {}) {
+    this.menu.open = false;
+    this.send(action, fields);
+  }
+
+  toggleFullscreen() {
+    if (document.fullscreenElement === this.root) {
+      document.exitFullscreen?.();
+      return;
+    }
+    const request = this.root.requestFullscreen?.();
+    if (!request) return this.say("Full screen is not available here", true);
+    request.catch(() => this.say("Full screen is not available here", true));
+  }
+
+  onChange(event) {
+    const target = event.target;
+    if (target.dataset.option) {
+      this.send("option", { name: target.dataset.option, value: target.checked });
+    } else if (target.dataset.setting) {
+      const passes = this.passesSelect.value;
+      this.send("rules", { name: `${this.presetSelect.value},passes=${passes}` });
+    }
+  }
+
+  visibilityChanged() {
+    if (!this.state) return;
+    if (document.hidden && this.state.clock.running) this.send("pause", { auto: true });
+    else if (!document.hidden && this.state.clock.paused) this.send("resume", { auto: true });
+  }
+
   // ---------------------------------------------------------------- pointer
   onClick(event) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const actionNode = event.target.closest("[data-action]");
+    if (actionNode && actionNode.tagName !== "SUMMARY") {
+      this.command(actionNode.dataset.action);
+      return;
+    }
+    if (event.target.closest(".pw-panel, .pw-menu")) return;
     const cardNode = event.target.closest(".pw-card[data-card]");
     const pileNode = event.target.closest("[data-pile]");
     if (pileNode && pileNode.dataset.pile === "stock") {
       this.activateStock();
-    } else if (cardNode && this.root.contains(cardNode)) {
+    } else if (cardNode) {
       this.activateCard(cardNode.dataset.card, cardNode.dataset.status);
     } else {
       return;
     }
-    const target = cardNode || pileNode;
-    if (target) this.setCursor(target, false);
+    this.setCursor(cardNode && !pileNode ? cardNode : pileNode || cardNode, false);
   }
 
   activateCard(code, status) {
@@ -440,6 +776,61 @@ class PyramidView {
     }
   }
 
+  // Drag one card onto another to pair them (mouse, pen and touch alike).
+  onPointerDown(event) {
+    if (!event.isPrimary || event.button !== 0) return;
+    const node = event.target.closest('.pw-card[data-card][data-status="in_play"]');
+    if (!node || !this.root.contains(node)) return;
+    this.drag = { node, code: node.dataset.card, x: event.clientX, y: event.clientY, moved: false };
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moved) {
+      if (Math.hypot(dx, dy) < DRAG_START_PX) return;
+      drag.moved = true;
+      drag.node.classList.add("pw-dragging");
+      drag.node.setPointerCapture?.(event.pointerId);
+    }
+    drag.node.style.translate = `${dx}px ${dy}px`;
+  }
+
+  onPointerUp(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    if (drag.moved) {
+      this.suppressClick = true;
+      window.setTimeout(() => (this.suppressClick = false), 0);
+      const target = this.dropTarget(drag.node, event.clientX, event.clientY);
+      if (target && target !== drag.code) {
+        this.selected = null;
+        this.send("pair", { cards: [drag.code, target] }, [drag.code, target]);
+      }
+    }
+    this.endDrag();
+  }
+
+  dropTarget(dragged, x, y) {
+    for (const node of document.elementsFromPoint(x, y)) {
+      if (node === dragged || dragged.contains(node) || !this.root.contains(node)) continue;
+      const card = node.closest(".pw-card[data-card]");
+      if (card && card !== dragged) return card.dataset.card;
+      const pile = node.closest('[data-pile="stock"]');
+      if (pile) return this.state.stock.top;
+    }
+    return null;
+  }
+
+  endDrag() {
+    if (!this.drag) return;
+    this.drag.node.classList.remove("pw-dragging");
+    this.drag.node.style.translate = "";
+    this.drag = null;
+  }
+
   // ---------------------------------------------------------------- keyboard
   // Cursor targets: the cards in play, then the waste and the stock piles.
   targets() {
@@ -453,7 +844,6 @@ class PyramidView {
     const pile = node.closest("[data-pile]");
     if (pile && pile.dataset.pile === "stock") return "pile:stock";
     if (node.dataset?.card) return `card:${node.dataset.card}`;
-    if (node.dataset?.action) return `action:${node.dataset.action}`;
     return null;
   }
 
@@ -464,7 +854,8 @@ class PyramidView {
   // The cursor is the one element with tabindex 0 (a roving tab stop); the pyramid index it
   // was on is kept so that, when its card goes, the cursor moves to a neighbour.
   setCursor(node, focus = true) {
-    for (const other of this.root.querySelectorAll('[tabindex="0"]')) {
+    if (!node) return;
+    for (const other of this.root.querySelectorAll('.pw-table [tabindex="0"]')) {
       if (other !== node) other.setAttribute("tabindex", "-1");
     }
     node.setAttribute("tabindex", "0");
@@ -474,7 +865,7 @@ class PyramidView {
 
   restoreFocus(hadFocus, key) {
     const targets = this.targets();
-    let cursor = this.root.querySelector('[tabindex="0"]');
+    let cursor = this.table.querySelector('[tabindex="0"]');
     if (!cursor || !targets.includes(cursor)) {
       const again = key && key.startsWith("card:") ? this.cardNode(key.slice(5)) : null;
       cursor = targets.includes(again) ? again : this.nearestTarget(this.cursorIndex) || targets[0];
@@ -507,7 +898,7 @@ class PyramidView {
     const targets = this.targets();
     const current = targets.includes(document.activeElement) ? document.activeElement : null;
     if (!current) {
-      const start = this.root.querySelector('[tabindex="0"]');
+      const start = this.table.querySelector('[tabindex="0"]');
       this.setCursor(targets.includes(start) ? start : targets[0]);
       return;
     }
@@ -534,18 +925,38 @@ class PyramidView {
     if (best) this.setCursor(best);
   }
 
+  escape() {
+    const state = this.state;
+    const notice = state && this.currentNotice(state);
+    if (this.menu.open) {
+      this.menu.open = false;
+    } else if (state && state.hint) {
+      this.send("dismiss");
+    } else if (notice && notice.kind !== "paused" && !this.closed.has(notice.key)) {
+      this.command("look");
+    } else {
+      this.selected = null;
+      this.say("");
+      if (state) this.paintHighlights();
+    }
+  }
+
   onKey(event) {
     // Nothing typed inside the widget may reach JupyterLab's shortcuts (d d deletes a cell).
     event.stopPropagation();
     const target = event.target;
-    if (target.closest("input, textarea, select")) return;
+    if (target.closest("input, textarea, select")) {
+      if (event.key === "Enter" && target.dataset.field === "number") this.command("deal-number");
+      if (event.key === "Enter" && target.dataset.field === "code") this.command("open-code");
+      return;
+    }
     const key = event.key;
     const ctrl = event.ctrlKey || event.metaKey;
-    const onButton = target.tagName === "BUTTON";
+    const onControl = ["BUTTON", "SUMMARY"].includes(target.tagName);
     let consumed = true;
     if (key.startsWith("Arrow")) {
       this.moveCursor(key.slice(5).toLowerCase());
-    } else if ((key === "Enter" || key === " ") && !onButton) {
+    } else if ((key === "Enter" || key === " ") && !onControl) {
       const cursor = this.targets().includes(target) ? target : null;
       if (cursor === this.stock) this.activateStock();
       else if (cursor) this.activateCard(cursor.dataset.card, cursor.dataset.status);
@@ -557,14 +968,20 @@ class PyramidView {
       else consumed = false;
     } else if (event.altKey || event.metaKey) {
       consumed = false;
+    } else if (key === "Escape") {
+      this.escape();
     } else {
-      const action = { d: "draw", r: "recycle", u: "undo", n: "new" }[key.toLowerCase()];
-      if (action) this.send(action);
-      else if (key === "Escape") {
-        this.selected = null;
-        this.say("");
-        this.paintHighlights();
-      } else consumed = false;
+      const action = {
+        d: "draw",
+        r: "recycle",
+        u: "undo",
+        n: "new",
+        h: "hint",
+        p: "pause",
+        f: "fullscreen",
+      }[key.toLowerCase()];
+      if (action) this.command(action);
+      else consumed = false;
     }
     if (consumed) event.preventDefault();
   }

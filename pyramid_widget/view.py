@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .game import Game
+from .rules import Rules
 
 #: Bumped when the shape of the state changes incompatibly, so a front end can tell.
 SCHEMA = 1
@@ -139,6 +140,10 @@ def hint_view(hint: Any) -> dict[str, Any]:
     }
 
 
+def _rules_summary(rules: Rules) -> dict[str, Any]:
+    return {"name": rules.name, **rules.to_dict()}
+
+
 def build_state(
     game: Game,
     *,
@@ -164,7 +169,7 @@ def build_state(
         "version": version,
         "position_version": version if position_version is None else position_version,
         "deal": {"id": deal_id(game), "number": game.deal_number, "proven": extras.proven},
-        "rules": {"name": rules.name, **rules.to_dict()},
+        "rules": _rules_summary(rules),
         "pyramid": pyramid_statuses(game),
         "stock": {
             "count": game.stock_count,
@@ -196,7 +201,9 @@ def build_state(
             "paused": extras.paused,
         },
         "hint": extras.hint,
-        "next_rules": extras.next_rules or rules.name,
+        "next_rules": _rules_summary(
+            Rules.parse(extras.next_rules) if extras.next_rules else rules
+        ),
         "finding_deal": extras.finding_deal,
         "event": asdict(event or MoveEvent("start")),
         "options": asdict(options),

@@ -220,12 +220,12 @@ def test_the_rules_menu_applies_from_the_next_deal():
     front = Front(widget)
     assert front.intent("rules", name="open-stock")["ok"]
     assert widget.game.rules.name == "classic"
-    assert widget.state["next_rules"] == "open-stock"
+    assert widget.state["next_rules"]["name"] == "open-stock"
     assert widget.state["rules"]["name"] == "classic"
     front.intent("new", number=8)
     assert widget.game.rules.name == "open-stock" and widget.game.deal_number == 8
     assert front.intent("rules", name="classic,passes=1")["ok"]
-    assert widget.state["next_rules"] == "classic,passes=1"
+    assert widget.state["next_rules"]["passes"] == 1
     refused = front.intent("rules", name="poker")
     assert not refused["ok"] and "unknown rules" in refused["reason"]
     widget.next_rules = "scored"

@@ -204,6 +204,7 @@ def start_server(kind: ServerKind, workdir: Path, code_root: Path) -> JupyterSer
         JUPYTERLAB_SETTINGS_DIR=str(dirs["settings"]),
         JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]),
         IPYTHONDIR=str(dirs["ipython"]),
+        PYRAMID_WIDGET_DB=str(workdir / "records.sqlite3"),  # kernels save games here
         PYTHONPATH=os.pathsep.join(filter(None, [str(code_root), env.get("PYTHONPATH")])),
         PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
     )

@@ -1,0 +1,498 @@
+"""Exact search: is this position winnable, and if so by which moves (optionally the fewest)?
+
+Representation
+--------------
+The solver never touches a `Game` while searching. A `Problem` holds the deal (28 pyramid
+cards, the 24 other cards in their original order) and the rules; a position is four small ints:
+
+- ``P``: bit i set when pyramid card i is gone (28 bits);
+- ``S``: bit j set when the j-th non-pyramid card of the layout is still in the game (24 bits);
+- ``k``: the boundary between waste and stock. The cards still in the game, in original order,
+  are always "waste, then stock" (a draw moves the boundary right, a recycle moves it back, a
+  removal takes a card out), so the waste is the set bits of ``S`` below ``k`` and the stock the
+  set bits at ``k`` and above. ``k`` is kept canonical: the position of the stock top, or 24
+  when the stock is empty;
+- ``p``: the pass number (always 0 under unlimited passes, where it does not matter).
+
+The memo key is ``P | S << 28 | k << 52``; the memo maps it to the smallest pass number at which
+the position was searched without success.
+
+Why "unwinnable" is a proof
+---------------------------
+The depth-first search visits every position reachable from the start except where one of the
+rules below cuts the tree, memoising every position it visits. When it ends without a win, the
+set V of visited positions is closed: every move out of a position of V leads into V, or was cut
+by a rule. Each rule comes with an argument that if a cut position were winnable, some position
+of V would be winnable "strictly closer to a win", measured lexicographically by (fewest
+removals needed, then fewest moves, then cards left). A winnable position of V with the smallest
+measure would then have a winnable successor of smaller measure in V: impossible. So no
+position of V, the start included, is winnable. The rules (each argued at its definition):
+
+1. `dead`: the counting and matching bounds per pair of ranks (`_bounds`).
+2. Forced Kings: a King that can leave now leaves now, and nothing else is tried (`_dfs`).
+3. Forced last pair: when the only two cards left of ranks r and 13-r are both in play, they
+   pair now and nothing else is tried.
+4. Pyramid pairs commute with draws and recycles: a pair of two pyramid cards is tried only in a
+   position reached by a removal (or the start), not after a draw or a recycle.
+5. Pass dominance: a position already searched at pass p fails again at any pass >= p.
+
+Deletion lemma (used by 2 and 3): deleting a card from the waste-and-stock sequence, or a
+pyramid card from the pyramid, never makes another move illegal: the waste top and the stock top
+that remain are the same cards, more pyramid cards are exposed, a draw of the deleted card or a
+recycle of an emptied waste is simply dropped, and no extra recycle is ever needed. So if a line
+L wins from a position where cards X can leave together now and X leaves in L (or never
+matters), then "X now, then L without the moves on X" wins too, with no more removals and no
+more moves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
+
+FULL = (1 << PYRAMID_SIZE) - 1
+EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
+_CHECK_EVERY = 2047  # nodes between two looks at the clock (a power of two minus one)
+
+COVER = tuple(sum(1 << j for j in COVERED_BY[i]) for i in range(PYRAMID_SIZE))
+"""COVER[i]: mask of the two cards lying directly on pyramid card i (0 for the bottom row)."""
+
+_COMPARABLE = tuple(
+    sum(1 << j for j in LYING_ON[i]) | sum(1 << j for j in range(PYRAMID_SIZE) if i in LYING_ON[j])
+    for i in range(PYRAMID_SIZE)
+)
+"""_COMPARABLE[i]: pyramid cards that lie on card i or that card i lies on. Such a card can
+never be in play at the same time as card i, so the two can never pair."""
+
+
+_RELAXED_BUDGET = 20000  # relaxed positions the up-front check may visit before it gives up
+
+
+class _OutOfBudget(Exception):
+    """The relaxed check used up its budget: no conclusion."""
+
+
+class SearchTimeout(Exception):
+    """Raised inside the search when its time limit is up."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A deal, its rules and a position, in the solver's terms.
+
+    ``pyramid`` and ``stock`` are card names ("Th") in layout order (``stock`` is the 24 cards
+    29-52, the first drawn first); ``values`` follow from the names. ``start`` is (P, S, k, p).
+    ``passes`` is None for unlimited passes.
+    """
+
+    pyramid: tuple[str, ...]
+    stock: tuple[str, ...]
+    stock_in_play: bool
+    king_from_stock: bool
+    passes: int | None
+    deck_win: bool
+    start: tuple[int, int, int, int]
+
+    @property
+    def pyramid_values(self) -> tuple[int, ...]:
+        return tuple(card_value(name) for name in self.pyramid)
+
+    @property
+    def stock_values(self) -> tuple[int, ...]:
+        return tuple(card_value(name) for name in self.stock)
+
+
+def card_value(name: str) -> int:
+    """Value of a card name: "A" 1 ... "K" 13."""
+    return "A23456789TJQK".index(name[0]) + 1
+
+
+def pair_notation(a: str, b: str) -> str:
+    """The engine's canonical pair notation: lower (rank, suit) first."""
+    order = "A23456789TJQK"
+
+    def key(name: str) -> tuple[int, int]:
+        return order.index(name[0]), "cdhs".index(name[1])
+
+    return "+".join(sorted((a, b), key=key))
+
+
+def next_stock(S: int, k: int) -> int:
+    """The canonical boundary after the card at ``k`` left the stock: the next card still in
+    the game after position k, or EMPTY_STOCK."""
+    rest = S >> (k + 1)
+    if not rest:
+        return EMPTY_STOCK
+    return k + (rest & -rest).bit_length()
+
+
+def first_stock(S: int, k: int) -> int:
+    """The canonical boundary for a raw boundary ``k``: the first card in the game at or after
+    position k, or EMPTY_STOCK."""
+    rest = S >> k
+    if not rest:
+        return EMPTY_STOCK
+    return k + (rest & -rest).bit_length() - 1
+
+
+def _max_matching(left: Sequence[int], right: Sequence[int]) -> int:
+    """Largest set of disjoint pairs (l, r) of pyramid cards that can ever be in play together
+    (neither lies on the other). Tiny graphs (at most 4 x 4): simple augmenting paths."""
+    match: dict[int, int] = {}
+
+    def augment(a: int, tried: set[int]) -> bool:
+        for b in right:
+            if b in tried or _COMPARABLE[a] >> b & 1:
+                continue
+            tried.add(b)
+            if b not in match or augment(match[b], tried):
+                match[b] = a
+                return True
+        return False
+
+    return sum(1 for a in left if augment(a, set()))
+
+
+class Solver:
+    """Search one `Problem`. The memo and caches live as long as the solver, so several
+    questions about one deal (the start, then each hinted move) share the work."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.pv = problem.pyramid_values
+        self.sv = problem.stock_values
+        self.deck_win = problem.deck_win
+        self.nodes = 0
+        self._memo: dict[int, int] = {}
+        self._pinfo: dict[int, tuple] = {}
+        self._relaxed: dict[int, bool] = {}
+        self._relaxed_left: int | None = None
+        self._value_masks = [0] * 14
+        for j, v in enumerate(self.sv):
+            self._value_masks[v] |= 1 << j
+
+    # ------------------------------------------------------------------ per-pyramid facts
+    def _info(self, P: int) -> tuple:
+        """Facts about pyramid state P, cached: (king bit, name of that King, pyramid pairs,
+        exposed cards by value, bounds). Pairs are (bits, i, j)."""
+        info = self._pinfo.get(P)
+        if info is not None:
+            return info
+        pv = self.pv
+        exposed = [i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i]]
+        king = next((i for i in exposed if pv[i] == 13), -1)
+        by_value: list[tuple[int, ...]] = [() for _ in range(14)]
+        for i in exposed:
+            by_value[pv[i]] += (i,)
+        pairs = tuple(
+            ((1 << i) | (1 << j), i, j)
+            for n, i in enumerate(exposed)
+            for j in exposed[n + 1 :]
+            if pv[i] + pv[j] == 13
+        )
+        useful = self._value_masks[13]
+        for v in range(1, 13):
+            if by_value[13 - v]:
+                useful |= self._value_masks[v]
+        counts = [0] * 14
+        for i in range(PYRAMID_SIZE):
+            if not P >> i & 1:
+                counts[pv[i]] += 1
+        bounds, removals = self._bounds(P)
+        info = (
+            (1 << king) if king >= 0 else 0,
+            king,
+            pairs,
+            tuple(by_value),
+            bounds,
+            tuple(counts),
+            useful,
+            removals,
+        )
+        self._pinfo[P] = info
+        return info
+
+    def _bounds(self, P: int) -> tuple[tuple[tuple[int, int, int, int], ...], int]:
+        """Counting and matching bounds, as (stock mask, low, high): the number of cards of
+        that mask still in waste and stock must lie in [low, high], or the position is lost.
+
+        For ranks r and s = 13 - r, let a and b be the pyramid cards of each rank still there,
+        and M the largest matching of r-cards with s-cards that can ever be in play together
+        (neither lies on the other). Every pyramid card must leave with a partner of the other
+        rank, used once: at most M of the a cards find it in the pyramid, so at least a - M
+        s-cards must still be in waste and stock; likewise b - M r-cards. This includes the
+        rule "a pyramid card whose every remaining partner lies on it can never go". Under the
+        whole-deck win with the stock face down, two non-pyramid cards can never pair (only the
+        waste top is in play), so each of them needs its own pyramid partner: at most b
+        r-cards and at most a s-cards may be left in waste and stock.
+
+        Also returns a lower bound on the removals still needed to clear the pyramid: one per
+        King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
+        a matched pair can be two pyramid cards).
+        """
+        pv = self.pv
+        remaining = [i for i in range(PYRAMID_SIZE) if not P >> i & 1]
+        bounds = []
+        masks = self._value_masks
+        removals = sum(1 for i in remaining if pv[i] == 13)
+        for r in range(1, 7):
+            s = 13 - r
+            left = [i for i in remaining if pv[i] == r]
+            right = [i for i in remaining if pv[i] == s]
+            m = _max_matching(left, right) if left and right else 0
+            high_r = high_s = 4
+            if self.deck_win and not self.problem.stock_in_play:
+                high_r, high_s = len(right), len(left)
+            low_s, low_r = len(left) - m, len(right) - m
+            removals += len(left) + len(right) - m
+            if low_s > 0 or high_s < 4:
+                bounds.append((masks[s], low_s, high_s, 3 * s))
+            if low_r > 0 or high_r < 4:
+                bounds.append((masks[r], low_r, high_r, 3 * r))
+        return tuple(bounds), removals
+
+    def dead(self, P: int, S: int) -> bool:
+        """True when the bounds prove position (P, S) lost whatever the boundary and pass."""
+        for mask, low, high, _ in self._info(P)[4]:
+            n = (S & mask).bit_count()
+            if n < low or n > high:
+                return True
+        return False
+
+    def bag(self, S: int) -> int:
+        """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
+        masks = self._value_masks
+        return sum((S & masks[v]).bit_count() << 3 * v for v in range(1, 14))
+
+    def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
+        """`relaxed`, giving up (and answering True: nothing proven) after ``budget`` new
+        relaxed positions."""
+        self._relaxed_left = budget
+        try:
+            return self.relaxed(P, bag)
+        except _OutOfBudget:
+            return True
+        finally:
+            self._relaxed_left = None
+
+    def relaxed(self, P: int, bag: int) -> bool:
+        """Could the pyramid P be cleared if the waste-and-stock cards (``bag``, see `bag`)
+        could all be used at any time, each once? A winning line of the real game is a winning
+        line of this easier game (drop its draws, recycles and stock-with-stock pairs), so False
+        proves the real position lost (rule 7). Memoised per (P, bag) for the solver's life.
+        """
+        key = P | bag << 28
+        known = self._relaxed.get(key)
+        if known is not None:
+            return known
+        if self._relaxed_left is not None:
+            self._relaxed_left -= 1
+            if self._relaxed_left < 0:
+                raise _OutOfBudget
+        if P == FULL:
+            # Whole deck: with the stock face down only Kings may be left in the bag.
+            result = not self.deck_win or self.problem.stock_in_play or not bag & ~(7 << 39)
+        else:
+            king_bit, _, pairs, by_value, bounds, _, _, _ = self._info(P)
+            result = False
+            for _, low, high, shift in bounds:
+                n = bag >> shift & 7
+                if n < low or n > high:
+                    break
+            else:
+                if king_bit:
+                    result = self.relaxed(P | king_bit, bag)
+                else:
+                    result = any(self.relaxed(P | bits, bag) for bits, _, _ in pairs)
+                    if not result:
+                        for v in range(1, 13):
+                            if by_value[v] and bag >> 3 * (13 - v) & 7:
+                                less = bag - (1 << 3 * (13 - v))
+                                if any(self.relaxed(P | 1 << i, less) for i in by_value[v]):
+                                    result = True
+                                    break
+        self._relaxed[key] = result
+        return result
+
+    def settle(self, P: int, S: int, k: int, p: int, fresh: bool) -> tuple | None:
+        """A position as the search keeps it: in the last pass the buried waste cards are
+        dropped (rule 6); None when that proves it lost."""
+        if p == self.problem.passes and S & ((1 << k) - 1):
+            cut = self._buried(S & ((1 << k) - 1), S >> k << k, self._info(P)[5])
+            if cut:
+                if self.deck_win or self.dead(P, S & ~cut):
+                    return None
+                S &= ~cut
+        return (P, S, k, p, fresh)
+
+    def _buried(self, waste: int, stock: int, counts: Sequence[int]) -> int:
+        """In the last pass, the waste cards (mask ``waste``) that can never be used again.
+
+        A waste card is usable only once every card above it has left, each with its own
+        partner: a pyramid card still there (``counts`` per value) or, with the stock top in
+        play, a card still in the stock (mask ``stock``); never another waste card. Walking down
+        from the top and spending one partner per card, the first card left without a partner
+        can never leave, so neither it nor anything under it will ever be in play again (no
+        recycle is left). Returns the mask of those cards (0 if none).
+        """
+        sv = self.sv
+        spare = list(counts)
+        if self.problem.stock_in_play:
+            masks = self._value_masks
+            for v in range(1, 13):
+                spare[v] += (stock & masks[v]).bit_count()
+        while waste:
+            b = waste.bit_length() - 1
+            v = sv[b]
+            if v != 13:
+                if not spare[13 - v]:
+                    return (2 << b) - 1
+                spare[13 - v] -= 1
+            waste ^= 1 << b
+        return 0
+
+    # ------------------------------------------------------------------ exact search
+    def solve(self, state: tuple[int, int, int, int], deadline: float | None) -> list[str] | None:
+        """A winning line from ``state`` as notations, or None when none exists.
+
+        Raises SearchTimeout when ``deadline`` (a time.perf_counter() value) passes first.
+        """
+        P, S, k, p = state
+        if self.problem.passes is None:
+            p = 0
+        out: list[str] = []
+        if not self.relaxed_within(P, self.bag(S), _RELAXED_BUDGET):
+            return None
+        if not self._dfs(P, S, k, p, True, out, deadline):
+            return None
+        out.reverse()
+        return out
+
+    def _dfs(
+        self, P: int, S: int, k: int, p: int, fresh: bool, out: list[str], deadline: float | None
+    ) -> bool:
+        """Depth-first search from a position reached by a removal (``fresh``) or by a recycle.
+
+        The draws from here are walked in a loop (a chain), not by recursion. A link of the
+        chain where the waste top (or the face-up stock top) can take part in no removal is
+        walked past without being memoised: it has no move but the next draw. On success the
+        moves are appended to ``out`` in reverse.
+        """
+        if P == FULL and (not S or not self.deck_win):
+            return True
+        king_bit, king, pairs, by_value, bounds, counts, useful, _ = self._info(P)
+        for mask, low, high, _ in bounds:
+            n = (S & mask).bit_count()
+            if n < low or n > high:
+                return False
+        pyramid = self.problem.pyramid
+        if king_bit:
+            # Rule 2: an exposed pyramid King leaves at once (deletion lemma).
+            if self._dfs(P | king_bit, S, k, p, True, out, deadline):
+                out.append(pyramid[king])
+                return True
+            return False
+        problem = self.problem
+        memo = self._memo
+        stock = problem.stock
+        sv = self.sv
+        open_stock = problem.stock_in_play
+        king_from_stock = problem.king_from_stock
+        deck_win = self.deck_win
+        last = p == problem.passes
+        draws = 0
+        while True:
+            if last and S & ((1 << k) - 1):
+                # Rule 6: in the last pass, the waste is a stack that only shrinks from the top.
+                cut = self._buried(S & ((1 << k) - 1), S >> k << k, counts)
+                if cut:
+                    if deck_win:
+                        return False
+                    S &= ~cut
+                    for mask, low, high, _ in bounds:
+                        n = (S & mask).bit_count()
+                        if n < low or n > high:
+                            return False
+            key = P | S << 28 | k << 52
+            done = memo.get(key)
+            if done is not None and done <= p:
+                return False
+            memo[key] = p
+            self.nodes += 1
+            if deadline is not None and not self.nodes & _CHECK_EVERY:
+                if time.perf_counter() > deadline:
+                    raise SearchTimeout
+            if fresh:
+                # Rule 4: pyramid pairs only here, right after a removal.
+                fresh = False
+                for bits, i, j in pairs:
+                    if self._dfs(P | bits, S, k, p, True, out, deadline):
+                        out.append(pair_notation(pyramid[i], pyramid[j]))
+                        out.extend(["draw"] * draws)
+                        return True
+            w = (S & ((1 << k) - 1)).bit_length() - 1
+            if w >= 0:
+                wv = sv[w]
+                if wv == 13:
+                    # Rule 2: a King on the waste top leaves at once (deletion lemma).
+                    if self._dfs(P, S ^ (1 << w), k, p, True, out, deadline):
+                        out.append(stock[w])
+                        out.extend(["draw"] * draws)
+                        return True
+                    return False
+                for i in by_value[13 - wv]:
+                    if self._dfs(P | 1 << i, S ^ (1 << w), k, p, True, out, deadline):
+                        out.append(pair_notation(pyramid[i], stock[w]))
+                        out.extend(["draw"] * draws)
+                        return True
+            if open_stock and k < EMPTY_STOCK:
+                tv = sv[k]
+                rest = S ^ (1 << k)
+                nk = next_stock(S, k)
+                if tv == 13 and king_from_stock:
+                    # Rule 2: a King on the face-up stock top leaves at once.
+                    if self._dfs(P, rest, nk, p, True, out, deadline):
+                        out.append(stock[k])
+                        out.extend(["draw"] * draws)
+                        return True
+                    return False
+                if w >= 0 and wv + tv == 13:
+                    if self._dfs(P, rest ^ (1 << w), nk, p, True, out, deadline):
+                        out.append(pair_notation(stock[w], stock[k]))
+                        out.extend(["draw"] * draws)
+                        return True
+                for i in by_value[13 - tv]:
+                    if self._dfs(P | 1 << i, rest, nk, p, True, out, deadline):
+                        out.append(pair_notation(pyramid[i], stock[k]))
+                        out.extend(["draw"] * draws)
+                        return True
+            if k == EMPTY_STOCK:
+                passes = problem.passes
+                if S and (passes is None or p < passes):
+                    q = p if passes is None else p + 1
+                    if self._dfs(P, S, first_stock(S, 0), q, False, out, deadline):
+                        out.append("recycle")
+                        out.extend(["draw"] * draws)
+                        return True
+                return False
+            # Draw, then walk past the links where nothing can be removed.
+            if open_stock:
+                w, k = k, next_stock(S, k)
+                draws += 1
+                while k < EMPTY_STOCK and not (
+                    useful >> w & 1 or useful >> k & 1 or sv[w] + sv[k] == 13
+                ):
+                    w, k = k, next_stock(S, k)
+                    draws += 1
+            else:
+                ahead = S >> k << k & useful
+                if ahead:
+                    j = (ahead & -ahead).bit_length() - 1
+                    draws += (S >> k & ((2 << (j - k)) - 1)).bit_count()
+                    k = next_stock(S, j)
+                else:
+                    draws += (S >> k).bit_count()
+                    k = EMPTY_STOCK

@@ -452,7 +452,9 @@ class PyramidView {
       at: performance.now(),
       running: state.clock.running && !state.clock.paused,
     };
-    this.status.replaceChildren(...spans, this.timeSpan);
+    // Spaces between the items keep the status readable as text (flex layout ignores them).
+    const items = [...spans, this.timeSpan].flatMap((span) => [span, document.createTextNode(" ")]);
+    this.status.replaceChildren(...items.slice(0, -1));
     this.tick();
   }
 

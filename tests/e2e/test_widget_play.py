@@ -24,10 +24,13 @@ def _has(name: str) -> re.Pattern[str]:
     return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
 
 
-def open_board(lab_notebook, name: str, rules: str = "open-stock", views: int = 1) -> Page:
-    """A notebook showing PyramidWidget on LAYOUT (`views` times), run and rendered."""
+def open_board(
+    lab_notebook, name: str, rules: str = "open-stock", views: int = 1, setup: str = ""
+) -> Page:
+    """A notebook showing PyramidWidget on LAYOUT (`views` times), run and rendered; `setup`
+    is code run first (in the same cell as the widget's creation)."""
     setup = (
-        "from pyramid_widget import PyramidWidget\n"
+        f"{setup}\nfrom pyramid_widget import PyramidWidget\n"
         f"w = PyramidWidget(rules={rules!r}, layout={LAYOUT!r})"
     )
     page = lab_notebook(name, [setup] + ["w"] * views)

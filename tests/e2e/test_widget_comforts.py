@@ -1,0 +1,236 @@
+"""The widget's comforts in a real JupyterLab (and one Notebook 7) and a real Chromium: hints,
+notices, pause, auto-pair, dragging, deals and rules from the Game menu, the dark theme."""
+
+from __future__ import annotations
+
+from harness import run_all, run_code, wait_for_widget
+from playwright.sync_api import Locator, Page, expect
+from test_widget_latency import SOLUTION
+from test_widget_play import LAYOUT, SCREENSHOTS, _has, cell_count, kernel, open_board
+
+# A stand-in for the solver's hint that thinks for 3 s, holding the GIL as a real search does.
+SLOW_HINT = """
+import time
+from types import SimpleNamespace
+import pyramid_widget.solver as solver
+
+def slow_hint(game, *, fair=True, time_limit=0.3):
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        sum(range(1000))
+    move = game.legal_moves()[0]
+    return SimpleNamespace(move=str(move), kind=move.kind, verdict="unknown",
+                           reason=f"{move} is a good start", chance=None)
+
+solver.hint = slow_hint
+"""
+
+
+def menu(board: Locator) -> Locator:
+    """The Game menu, opened."""
+    details = board.locator("details.pw-menu")
+    if details.get_attribute("open") is None:
+        board.locator('summary[data-action="menu"]').click()
+    return details.locator(".pw-menu-body")
+
+
+def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab_notebook):
+    page = open_board(lab_notebook, "widget_hint.ipynb", setup=SLOW_HINT)
+    board = page.locator(".pw-root")
+    hint_line = board.locator(".pw-hint-line")
+
+    board.locator('button[data-action="hint"]').click()
+    expect(hint_line).to_have_text("checking for a solution\u2026")
+    board.locator('[data-card="Kc"]').click()  # answered while the solver thinks
+    expect(board.locator('[data-card="Kc"]')).to_have_count(0)
+    assert kernel(page, "w.moves") == "['Kc']"
+    expect(hint_line).to_have_text("")  # the position changed: that hint is dropped
+    page.wait_for_timeout(3500)  # the solver finished meanwhile; nothing may show up
+    expect(hint_line).to_have_text("")
+    expect(board.locator(".pw-hinted")).to_have_count(0)
+
+    board.locator(".pw-status").click()
+    page.keyboard.press("h")
+    expect(hint_line).to_have_text("Kh is a good start", timeout=10_000)
+    expect(board.locator('[data-card="Kh"]')).to_have_class(_has("pw-hinted"))
+    page.keyboard.press("Escape")
+    expect(hint_line).to_have_text("")
+    expect(board.locator(".pw-hinted")).to_have_count(0)
+
+
+def test_the_win_panel_after_a_deal_played_to_the_end(lab_notebook):
+    page = open_board(lab_notebook, "widget_win.ipynb")
+    board = page.locator(".pw-root")
+    run_code(page, f"for move in {SOLUTION[:-1]!r}: w.play(move)")
+    expect(board.locator(".pw-status")).to_contain_text("Cleared 27 of 28")
+    board.locator('[data-card="Th"]').click()
+    waste_or_stock = board.locator('[data-pile] [data-card="3d"]')
+    waste_or_stock.click()
+
+    panel = board.locator(".pw-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Pyramid cleared!")
+    expect(panel).to_contain_text("Moves 49")
+    expect(panel).to_contain_text("Cards cleared 28 of 28")
+    expect(panel).to_contain_text("Time ")
+    deal_code = panel.locator('[data-field="deal-code"]')
+    assert deal_code.input_value() == kernel(page, "w.game.deal_id")
+    expect(panel.locator('button[data-action="copy"]')).to_be_visible()
+
+    panel.locator('button[data-action="look"]').click()
+    expect(panel).to_be_hidden()
+    expect(board.locator(".pw-status")).to_contain_text("Cleared 28 of 28")
+    board.locator('button[data-action="undo"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Cleared 27 of 28")
+    board.locator('button[data-action="redo"]').click()
+    expect(panel).to_contain_text("Pyramid cleared!")
+    panel.locator('button[data-action="restart"]').click()
+    expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)
+    expect(panel).to_be_hidden()
+
+
+def test_the_out_of_moves_notice_offers_undo(lab_notebook):
+    # One pass on this layout is unwinnable (one-pass.jsonl index 0).
+    page = open_board(lab_notebook, "widget_stuck.ipynb", rules="classic,passes=1")
+    board = page.locator(".pw-root")
+    panel = board.locator(".pw-panel")
+    run_code(page, "while w.game.outcome is None: w.play(w.game.legal_moves()[0])")
+    expect(panel).to_contain_text("Out of moves")
+    expect(panel).to_contain_text("This is not a loss")
+    moves = int(kernel(page, "w.game.move_count"))
+
+    panel.locator('button[data-action="undo"]').click()
+    expect(panel).to_be_hidden()
+    expect(board.locator(".pw-status")).to_contain_text(f"Moves {moves - 1}")
+    board.locator('button[data-action="redo"]').click()
+    expect(panel).to_contain_text("Out of moves")
+    panel.locator('button[data-action="new"]').click()
+    expect(panel).to_be_hidden()
+    assert kernel(page, "w.game.outcome, w.game.move_count") == "None 0"
+
+
+def test_pause_blocks_moves_until_resume(lab_notebook):
+    page = open_board(lab_notebook, "widget_pause.ipynb")
+    board = page.locator(".pw-root")
+    board.locator('[data-card="Kc"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 1")
+
+    board.locator('button[data-action="pause"]').click()
+    panel = board.locator(".pw-panel")
+    expect(panel).to_contain_text("Paused")
+    board.locator(".pw-status").click()
+    page.keyboard.press("d")
+    expect(board.locator(".pw-message")).to_have_text("the game is paused: resume to play")
+    time_text = board.locator(".pw-time").inner_text()
+    page.wait_for_timeout(1500)
+    expect(board.locator(".pw-time")).to_have_text(time_text)  # the clock stands still
+    assert kernel(page, "w.paused, w.moves") == "True ['Kc']"
+
+    panel.locator('button[data-action="resume"]').click()
+    expect(panel).to_be_hidden()
+    board.locator('[data-pile="stock"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 2")
+
+
+def test_auto_pair_and_drag_to_pair(lab_notebook):
+    page = open_board(lab_notebook, "widget_auto.ipynb")
+    board = page.locator(".pw-root")
+    run_code(page, "w.play('Kc'); w.play('Kh')")
+    expect(board.locator(".pw-status")).to_contain_text("Moves 2")
+
+    # Drag the 7h onto the face-up stock top, the 6d.
+    seven = board.locator('[data-card="7h"]').bounding_box()
+    stock = board.locator('[data-pile="stock"]').bounding_box()
+    page.mouse.move(seven["x"] + seven["width"] / 2, seven["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(stock["x"] + stock["width"] / 2, stock["y"] + 20, steps=12)
+    page.mouse.up()
+    expect(board.locator('[data-card="7h"]')).to_have_count(0)
+    assert kernel(page, "w.moves[-1]") == "6d+7h"
+
+    # Auto-pair from the Game menu: one tap takes the first partner.
+    menu(board).locator('input[data-option="auto_pair"]').check()
+    assert kernel(page, "w.auto_pair") == "True"
+    run_code(page, "w.play('draw'); w.play('Kd'); w.play('draw'); w.play('draw')")
+    expect(board.locator('[data-pile="stock"] [data-card="Qd"]')).to_be_visible()
+    board.locator('[data-card="As"]').click()
+    expect(board.locator('[data-card="As"]')).to_have_count(0)
+    assert kernel(page, "w.moves[-1]") == "As+Qd"
+
+
+def test_deals_and_rules_from_the_game_menu(lab_notebook):
+    imports = "from pyramid_widget import Game, daily_deal_number, deal_for_date"
+    page = open_board(lab_notebook, "widget_deals.ipynb", rules="classic", setup=imports)
+    board = page.locator(".pw-root")
+
+    body = menu(board)
+    body.locator('[data-field="number"]').fill("42")
+    body.locator('button[data-action="deal-number"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Deal #42")
+    assert kernel(page, "w.game.layout == Game.deal(42, 'classic').layout") == "True"
+
+    menu(board).locator('button[data-action="daily"]').click()
+    daily = kernel(page, "daily_deal_number()")
+    expect(board.locator(".pw-status")).to_contain_text(f"Deal #{daily}")
+    today = "w.game.layout == deal_for_date().layout"
+    assert kernel(page, today) == "True"
+
+    body = menu(board)
+    body.locator('button[data-action="share"]').click()
+    expect(body.locator('[data-field="share"]')).to_have_value(f"classic#{daily}")
+
+    body.locator('select[data-setting="preset"]').select_option("open-stock")
+    body.locator('select[data-setting="passes"]').select_option("1")
+    expect(body.locator('select[data-setting="passes"]')).to_have_value("1")
+    assert kernel(page, "w.next_rules, w.game.rules.name") == "open-stock,passes=1 classic"
+    board.locator('.pw-controls > button[data-action="new"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Pass 1 of 1")
+    expect(board.locator('[data-pile="stock"] [data-card]')).to_have_count(1)  # face up now
+
+    body = menu(board)
+    body.locator('[data-field="code"]').fill(f"classic#{daily}")
+    body.locator('button[data-action="open-code"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Pass 1 of 3")
+    assert kernel(page, today) == "True"
+
+
+def test_the_dark_theme(lab_notebook):
+    page = open_board(lab_notebook, "widget_dark.ipynb")
+    board = page.locator(".pw-root")
+    page.evaluate(
+        "() => window.jupyterapp.commands.execute("
+        "'apputils:change-theme', {theme: 'JupyterLab Dark'})"
+    )
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'")
+    board.locator('[data-card="Kc"]').click()
+    board.locator('[data-card="7h"]').click()
+    expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
+    background = board.evaluate("(root) => getComputedStyle(root).backgroundColor")
+    channels = [int(part) for part in background[background.index("(") + 1 : -1].split(",")[:3]]
+    assert max(channels) < 100, f"the widget should be dark, not {background}"
+    page.wait_for_timeout(300)
+    board.screenshot(path=str(SCREENSHOTS / "board-dark.png"), animations="disabled")
+
+
+def test_notebook7_plays_too(nb7_notebook):
+    setup = (
+        "from pyramid_widget import PyramidWidget\nw = PyramidWidget('open-stock', layout=LAYOUT)"
+    )
+    cells = [f"LAYOUT = {LAYOUT!r}\n{setup}", "w"]
+    page: Page = nb7_notebook("widget_nb7.ipynb", cells)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    board = page.locator(".pw-root")
+    expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)
+    board.locator('[data-card="Kc"]').click()
+    board.locator('[data-card="Kh"]').click()
+    board.locator('[data-card="7h"]').click()
+    board.locator('[data-pile="stock"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Cleared 3 of 28")
+    cells_before = cell_count(page)
+    board.locator(".pw-status").click()
+    page.keyboard.press("d")
+    page.keyboard.press("d")
+    expect(board.locator(".pw-status")).to_contain_text("Moves 5")
+    assert cell_count(page) == cells_before
+    assert run_code(page, "print(w.moves)") == "['Kc', 'Kh', '6d+7h', 'draw', 'draw']"

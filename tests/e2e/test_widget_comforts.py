@@ -194,22 +194,30 @@ def test_deals_and_rules_from_the_game_menu(lab_notebook):
     assert kernel(page, today) == "True"
 
 
+def set_theme(page: Page, theme: str) -> None:
+    """Switch JupyterLab's theme (a setting the server keeps for later tests too)."""
+    light = "true" if "Light" in theme else "false"
+    page.evaluate(
+        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme
+    )
+    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'")
+
+
 def test_the_dark_theme(lab_notebook):
     page = open_board(lab_notebook, "widget_dark.ipynb")
     board = page.locator(".pw-root")
-    page.evaluate(
-        "() => window.jupyterapp.commands.execute("
-        "'apputils:change-theme', {theme: 'JupyterLab Dark'})"
-    )
-    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'")
-    board.locator('[data-card="Kc"]').click()
-    board.locator('[data-card="7h"]').click()
-    expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
-    background = board.evaluate("(root) => getComputedStyle(root).backgroundColor")
-    channels = [int(part) for part in background[background.index("(") + 1 : -1].split(",")[:3]]
-    assert max(channels) < 100, f"the widget should be dark, not {background}"
-    page.wait_for_timeout(300)
-    board.screenshot(path=str(SCREENSHOTS / "board-dark.png"), animations="disabled")
+    set_theme(page, "JupyterLab Dark")
+    try:
+        board.locator('[data-card="Kc"]').click()
+        board.locator('[data-card="7h"]').click()
+        expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
+        background = board.evaluate("(root) => getComputedStyle(root).backgroundColor")
+        channels = [int(part) for part in background[background.index("(") + 1 : -1].split(",")]
+        assert max(channels[:3]) < 100, f"the widget should be dark, not {background}"
+        page.wait_for_timeout(300)
+        board.screenshot(path=str(SCREENSHOTS / "board-dark.png"), animations="disabled")
+    finally:
+        set_theme(page, "JupyterLab Light")
 
 
 def test_notebook7_plays_too(nb7_notebook):

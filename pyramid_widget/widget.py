@@ -403,8 +403,8 @@ class PyramidWidget(anywidget.AnyWidget):
     def _winnable_deal(self, rules: Rules) -> tuple[Game, bool]:
         from .solver import deal_winnable
 
-        game, proven = deal_winnable(rules)
-        return game, bool(proven)
+        found = deal_winnable(rules)
+        return found.game, bool(found.proven)
 
     def _deal_worker(self, rules: Rules) -> None:
         try:

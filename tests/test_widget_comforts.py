@@ -4,12 +4,14 @@ number, date or code, the rules for the next deal, options, and winnable deals."
 from __future__ import annotations
 
 import copy
+import json
+import random
 import threading
 import time
 from dataclasses import dataclass
 
 import pytest
-from test_view import LAYOUT, SOLUTION
+from test_view import LAYOUT, SOLUTION, cards_named
 from test_widget import Front
 
 import pyramid_widget.solver as solver
@@ -257,7 +259,7 @@ def test_winnable_deals_only_are_found_off_the_main_thread(monkeypatch):
 
     def fake_deal_winnable(rules, **kwargs):
         assert release.wait(10)
-        return Game.deal(77, rules), True
+        return solver.WinnableDeal(Game.deal(77, rules), True, 3)
 
     monkeypatch.setattr(solver, "deal_winnable", fake_deal_winnable, raising=False)
     widget = PyramidWidget(rules="scored", deal=5, winnable_only=True)
@@ -290,3 +292,35 @@ def test_malformed_comfort_messages_change_nothing(message, reason):
     ack = front.raw({"type": "intent", "seq": 1, **message})
     assert ack["ok"] is False and reason in ack["reason"]
     assert (widget.state, widget.game.code) == before
+
+
+# ------------------------------------------------------------------ with the real solver
+def test_a_real_hint_from_a_view_is_a_legal_move_with_words():
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+    Front(widget).intent("hint")
+    wait_for(lambda: widget.state["hint"] != CHECKING)
+    shown = widget.state["hint"]
+    assert shown["status"] == "done" and shown["move"] in widget.state["legal"]
+    assert shown["reason"] and shown["verdict"] != "lost"
+
+
+def test_an_all_seeing_hint_proves_a_lost_deal_and_solve_agrees():
+    # One pass on this layout is unwinnable (one-pass.jsonl index 0).
+    widget = PyramidWidget(rules="classic,passes=1", layout=LAYOUT, fair_hints=False)
+    assert widget.hint(time_limit=10).verdict == "lost"
+    assert widget.state["hint"]["verdict"] == "lost"
+    assert widget.solve().status == "unwinnable"
+    fair = widget.hint(fair=True, time_limit=10)  # unseen cards left: never "lost"
+    assert fair.verdict != "lost" and widget.state["hint"]["verdict"] != "lost"
+
+
+def test_fair_hints_on_the_board_name_no_unseen_card():
+    rng = random.Random(11)
+    widget = PyramidWidget(rules="classic", layout=LAYOUT)
+    for _ in range(12):
+        for _ in range(rng.randrange(1, 6)):
+            if widget.game.outcome is None:
+                widget.play(rng.choice(widget.game.legal_moves()))
+        widget.hint(time_limit=0.2)
+        assert widget.state["hint"]["status"] == "done"
+        assert cards_named(json.dumps(widget.state)) <= widget.game.seen

@@ -92,7 +92,7 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
     problem = solver.problem
     if P == FULL and (not S or not solver.deck_win):
         return []
-    king_bit, king, pairs, by_value, bounds, counts, useful, _ = solver._info(P)
+    king_bit, king, pairs, by_value, bounds, _, useful, _ = solver._info(P)
     for mask, low, high, _ in bounds:
         n = (S & mask).bit_count()
         if n < low or n > high:
@@ -178,9 +178,12 @@ def shortest(
             if best.get(state, g) < g:
                 continue
             expanded += 1
-            if deadline is not None and not expanded & _CHECK_EVERY:
-                if time.perf_counter() > deadline:
-                    raise SearchTimeout
+            if (
+                deadline is not None
+                and not expanded & _CHECK_EVERY
+                and time.perf_counter() > deadline
+            ):
+                raise SearchTimeout
             P, S, k, p, _ = state
             if P == FULL and (not S or not solver.deck_win):
                 return _line(parents, state)

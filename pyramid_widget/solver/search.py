@@ -156,31 +156,27 @@ def _max_matching(left: Sequence[int], right: Sequence[int]) -> int:
     return sum(1 for a in left if augment(a, set()))
 
 
-class Solver:
-    """Search one `Problem`. The memo and caches live as long as the solver, so several
-    questions about one deal (the start, then each hinted move) share the work."""
+class PyramidFacts:
+    """What depends only on the 28 pyramid cards and the rules, cached per pyramid state P and
+    shared by every solver of the same pyramid (a fair hint's completions differ only in the
+    stock): exposed cards, pairs, counts, the bounds of `_bounds`, and the relaxed game's
+    verdicts (`relaxed`)."""
 
-    def __init__(self, problem: Problem) -> None:
-        self.problem = problem
-        self.pv = problem.pyramid_values
-        self.sv = problem.stock_values
-        self.deck_win = problem.deck_win
-        self.nodes = 0
-        self._memo: dict[int, int] = {}
-        self._pinfo: dict[int, tuple] = {}
+    def __init__(self, pyramid_values: Sequence[int], *, deck_win: bool, stock_in_play: bool):
+        self.pv = tuple(pyramid_values)
+        self.deck_win = deck_win
+        self.stock_in_play = stock_in_play
+        self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._relaxed_left: int | None = None
-        self._value_masks = [0] * 14
-        for j, v in enumerate(self.sv):
-            self._value_masks[v] |= 1 << j
+        self.on_tick = None  # called every 512 relaxed positions (the solver's budget check)
 
-    # ------------------------------------------------------------------ per-pyramid facts
-    def _info(self, P: int) -> tuple:
-        """Facts about pyramid state P, cached: (king bit, name of that King, pyramid pairs,
-        exposed cards by value, bounds). Pairs are (bits, i, j)."""
-        info = self._pinfo.get(P)
-        if info is not None:
-            return info
+    def facts(self, P: int) -> tuple:
+        """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
+        counts of cards left by value, removals lower bound, bounds as (value, low, high))."""
+        facts = self._facts.get(P)
+        if facts is not None:
+            return facts
         pv = self.pv
         exposed = [i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i]]
         king = next((i for i in exposed if pv[i] == 13), -1)
@@ -193,31 +189,26 @@ class Solver:
             for j in exposed[n + 1 :]
             if pv[i] + pv[j] == 13
         )
-        useful = self._value_masks[13]
-        for v in range(1, 13):
-            if by_value[13 - v]:
-                useful |= self._value_masks[v]
         counts = [0] * 14
         for i in range(PYRAMID_SIZE):
             if not P >> i & 1:
                 counts[pv[i]] += 1
-        bounds, removals = self._bounds(P)
-        info = (
+        specs, removals = self._bounds(P)
+        facts = (
             (1 << king) if king >= 0 else 0,
             king,
             pairs,
             tuple(by_value),
-            bounds,
             tuple(counts),
-            useful,
             removals,
+            specs,
         )
-        self._pinfo[P] = info
-        return info
+        self._facts[P] = facts
+        return facts
 
-    def _bounds(self, P: int) -> tuple[tuple[tuple[int, int, int, int], ...], int]:
-        """Counting and matching bounds, as (stock mask, low, high): the number of cards of
-        that mask still in waste and stock must lie in [low, high], or the position is lost.
+    def _bounds(self, P: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
+        """Counting and matching bounds, as (value, low, high): the number of cards of that
+        value still in waste and stock must lie in [low, high], or the position is lost.
 
         For ranks r and s = 13 - r, let a and b be the pyramid cards of each rank still there,
         and M the largest matching of r-cards with s-cards that can ever be in play together
@@ -236,7 +227,6 @@ class Solver:
         pv = self.pv
         remaining = [i for i in range(PYRAMID_SIZE) if not P >> i & 1]
         bounds = []
-        masks = self._value_masks
         removals = sum(1 for i in remaining if pv[i] == 13)
         for r in range(1, 7):
             s = 13 - r
@@ -244,28 +234,15 @@ class Solver:
             right = [i for i in remaining if pv[i] == s]
             m = _max_matching(left, right) if left and right else 0
             high_r = high_s = 4
-            if self.deck_win and not self.problem.stock_in_play:
+            if self.deck_win and not self.stock_in_play:
                 high_r, high_s = len(right), len(left)
             low_s, low_r = len(left) - m, len(right) - m
             removals += len(left) + len(right) - m
             if low_s > 0 or high_s < 4:
-                bounds.append((masks[s], low_s, high_s, 3 * s))
+                bounds.append((s, low_s, high_s))
             if low_r > 0 or high_r < 4:
-                bounds.append((masks[r], low_r, high_r, 3 * r))
+                bounds.append((r, low_r, high_r))
         return tuple(bounds), removals
-
-    def dead(self, P: int, S: int) -> bool:
-        """True when the bounds prove position (P, S) lost whatever the boundary and pass."""
-        for mask, low, high, _ in self._info(P)[4]:
-            n = (S & mask).bit_count()
-            if n < low or n > high:
-                return True
-        return False
-
-    def bag(self, S: int) -> int:
-        """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
-        masks = self._value_masks
-        return sum((S & masks[v]).bit_count() << 3 * v for v in range(1, 14))
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """`relaxed`, giving up (and answering True: nothing proven) after ``budget`` new
@@ -279,10 +256,10 @@ class Solver:
             self._relaxed_left = None
 
     def relaxed(self, P: int, bag: int) -> bool:
-        """Could the pyramid P be cleared if the waste-and-stock cards (``bag``, see `bag`)
-        could all be used at any time, each once? A winning line of the real game is a winning
-        line of this easier game (drop its draws, recycles and stock-with-stock pairs), so False
-        proves the real position lost (rule 7). Memoised per (P, bag) for the solver's life.
+        """Could the pyramid P be cleared if the waste-and-stock cards (``bag``: 3 bits per
+        value v at bit 3v) could all be used at any time, each once? A winning line of the real
+        game is a winning line of this easier game (drop its draws, recycles and stock-with-
+        stock pairs), so False proves the real position lost (rule 7). Memoised per (P, bag).
         """
         key = P | bag << 28
         known = self._relaxed.get(key)
@@ -292,14 +269,16 @@ class Solver:
             self._relaxed_left -= 1
             if self._relaxed_left < 0:
                 raise _OutOfBudget
+            if not self._relaxed_left & 511 and self.on_tick is not None:
+                self.on_tick()
         if P == FULL:
             # Whole deck: with the stock face down only Kings may be left in the bag.
-            result = not self.deck_win or self.problem.stock_in_play or not bag & ~(7 << 39)
+            result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
         else:
-            king_bit, _, pairs, by_value, bounds, _, _, _ = self._info(P)
+            king_bit, _, pairs, by_value, _, _, specs = self.facts(P)
             result = False
-            for _, low, high, shift in bounds:
-                n = bag >> shift & 7
+            for v, low, high in specs:
+                n = bag >> 3 * v & 7
                 if n < low or n > high:
                     break
             else:
@@ -316,6 +295,94 @@ class Solver:
                                     break
         self._relaxed[key] = result
         return result
+
+
+class Solver:
+    """Search one `Problem`. The memo and caches live as long as the solver, so several
+    questions about one deal (the start, then each hinted move) share the work. ``pyramid``
+    shares the pyramid-only facts with other solvers of the same pyramid and rules."""
+
+    def __init__(self, problem: Problem, pyramid: PyramidFacts | None = None) -> None:
+        self.problem = problem
+        self.pv = problem.pyramid_values
+        self.sv = problem.stock_values
+        self.deck_win = problem.deck_win
+        if pyramid is None:
+            pyramid = PyramidFacts(
+                self.pv, deck_win=problem.deck_win, stock_in_play=problem.stock_in_play
+            )
+        self.pyramid = pyramid
+        self.nodes = 0
+        self._memo: dict[int, int] = {}
+        self._pinfo: dict[int, tuple] = {}
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
+        self._where = {name: i for i, name in enumerate(problem.pyramid + problem.stock)}
+        self._value_masks = [0] * 14
+        for j, v in enumerate(self.sv):
+            self._value_masks[v] |= 1 << j
+
+    def after(self, state: tuple[int, int, int, int], move: str) -> tuple[int, int, int, int]:
+        """The position after a legal move (a notation), in the solver's terms."""
+        P, S, k, p = state
+        if move == "draw":
+            return P, S, next_stock(S, k), p
+        if move == "recycle":
+            return P, S, first_stock(S, 0), p if self.problem.passes is None else p + 1
+        where = self._where
+        nk = k
+        for name in move.split("+"):
+            i = where[name]
+            if i < PYRAMID_SIZE:
+                P |= 1 << i
+            else:
+                j = i - PYRAMID_SIZE
+                if j == k:
+                    nk = next_stock(S, k)
+                S &= ~(1 << j)
+        return P, S, nk, p
+
+    # ------------------------------------------------------------------ per-pyramid facts
+    def _info(self, P: int) -> tuple:
+        """Facts about pyramid state P for this stock, cached: (King bit, King index, pyramid
+        pairs, exposed cards by value, bounds as (stock mask, low, high, 3 * value), counts of
+        pyramid cards left by value, mask of stock cards that could pair with an exposed card
+        or are Kings, removals lower bound)."""
+        info = self._pinfo.get(P)
+        if info is not None:
+            return info
+        king_bit, king, pairs, by_value, counts, removals, specs = self.pyramid.facts(P)
+        masks = self._value_masks
+        useful = masks[13]
+        for v in range(1, 13):
+            if by_value[13 - v]:
+                useful |= masks[v]
+        bounds = tuple((masks[v], low, high, 3 * v) for v, low, high in specs)
+        info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals)
+        self._pinfo[P] = info
+        return info
+
+    def dead(self, P: int, S: int) -> bool:
+        """True when the bounds prove position (P, S) lost whatever the boundary and pass."""
+        for mask, low, high, _ in self._info(P)[4]:
+            n = (S & mask).bit_count()
+            if n < low or n > high:
+                return True
+        return False
+
+    def bag(self, S: int) -> int:
+        """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
+        masks = self._value_masks
+        return sum((S & masks[v]).bit_count() << 3 * v for v in range(1, 14))
+
+    def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
+        """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions,
+        watching this solver's time and node budget."""
+        self.pyramid.on_tick = self.check_budget
+        try:
+            return self.pyramid.relaxed_within(P, bag, budget)
+        finally:
+            self.pyramid.on_tick = None
 
     def settle(self, P: int, S: int, k: int, p: int, fresh: bool) -> tuple | None:
         """A position as the search keeps it: in the last pass the buried waste cards are
@@ -355,25 +422,39 @@ class Solver:
         return 0
 
     # ------------------------------------------------------------------ exact search
-    def solve(self, state: tuple[int, int, int, int], deadline: float | None) -> list[str] | None:
+    def solve(
+        self,
+        state: tuple[int, int, int, int],
+        deadline: float | None = None,
+        node_limit: int | None = None,
+        relaxed_budget: int = _RELAXED_BUDGET,
+    ) -> list[str] | None:
         """A winning line from ``state`` as notations, or None when none exists.
 
-        Raises SearchTimeout when ``deadline`` (a time.perf_counter() value) passes first.
+        Raises SearchTimeout when ``deadline`` (a time.perf_counter() value) passes or the
+        solver's node count passes ``node_limit`` first. A node limit makes the answer
+        deterministic: the same question always gets the same answer, however fast the machine.
         """
+        self.deadline, self.node_limit = deadline, node_limit
         P, S, k, p = state
         if self.problem.passes is None:
             p = 0
         out: list[str] = []
-        if not self.relaxed_within(P, self.bag(S), _RELAXED_BUDGET):
+        if not self.relaxed_within(P, self.bag(S), relaxed_budget):
             return None
-        if not self._dfs(P, S, k, p, True, out, deadline):
+        if not self._dfs(P, S, k, p, True, out):
             return None
         out.reverse()
         return out
 
-    def _dfs(
-        self, P: int, S: int, k: int, p: int, fresh: bool, out: list[str], deadline: float | None
-    ) -> bool:
+    def check_budget(self) -> None:
+        """Raise SearchTimeout when the time or node budget of the current question is spent."""
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchTimeout
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+
+    def _dfs(self, P: int, S: int, k: int, p: int, fresh: bool, out: list[str]) -> bool:
         """Depth-first search from a position reached by a removal (``fresh``) or by a recycle.
 
         The draws from here are walked in a loop (a chain), not by recursion. A link of the
@@ -391,7 +472,7 @@ class Solver:
         pyramid = self.problem.pyramid
         if king_bit:
             # Rule 2: an exposed pyramid King leaves at once (deletion lemma).
-            if self._dfs(P | king_bit, S, k, p, True, out, deadline):
+            if self._dfs(P | king_bit, S, k, p, True, out):
                 out.append(pyramid[king])
                 return True
             return False
@@ -422,14 +503,13 @@ class Solver:
                 return False
             memo[key] = p
             self.nodes += 1
-            if deadline is not None and not self.nodes & _CHECK_EVERY:
-                if time.perf_counter() > deadline:
-                    raise SearchTimeout
+            if not self.nodes & _CHECK_EVERY:
+                self.check_budget()
             if fresh:
                 # Rule 4: pyramid pairs only here, right after a removal.
                 fresh = False
                 for bits, i, j in pairs:
-                    if self._dfs(P | bits, S, k, p, True, out, deadline):
+                    if self._dfs(P | bits, S, k, p, True, out):
                         out.append(pair_notation(pyramid[i], pyramid[j]))
                         out.extend(["draw"] * draws)
                         return True
@@ -438,13 +518,13 @@ class Solver:
                 wv = sv[w]
                 if wv == 13:
                     # Rule 2: a King on the waste top leaves at once (deletion lemma).
-                    if self._dfs(P, S ^ (1 << w), k, p, True, out, deadline):
+                    if self._dfs(P, S ^ (1 << w), k, p, True, out):
                         out.append(stock[w])
                         out.extend(["draw"] * draws)
                         return True
                     return False
                 for i in by_value[13 - wv]:
-                    if self._dfs(P | 1 << i, S ^ (1 << w), k, p, True, out, deadline):
+                    if self._dfs(P | 1 << i, S ^ (1 << w), k, p, True, out):
                         out.append(pair_notation(pyramid[i], stock[w]))
                         out.extend(["draw"] * draws)
                         return True
@@ -454,18 +534,17 @@ class Solver:
                 nk = next_stock(S, k)
                 if tv == 13 and king_from_stock:
                     # Rule 2: a King on the face-up stock top leaves at once.
-                    if self._dfs(P, rest, nk, p, True, out, deadline):
+                    if self._dfs(P, rest, nk, p, True, out):
                         out.append(stock[k])
                         out.extend(["draw"] * draws)
                         return True
                     return False
-                if w >= 0 and wv + tv == 13:
-                    if self._dfs(P, rest ^ (1 << w), nk, p, True, out, deadline):
-                        out.append(pair_notation(stock[w], stock[k]))
-                        out.extend(["draw"] * draws)
-                        return True
+                if w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, True, out):
+                    out.append(pair_notation(stock[w], stock[k]))
+                    out.extend(["draw"] * draws)
+                    return True
                 for i in by_value[13 - tv]:
-                    if self._dfs(P | 1 << i, rest, nk, p, True, out, deadline):
+                    if self._dfs(P | 1 << i, rest, nk, p, True, out):
                         out.append(pair_notation(pyramid[i], stock[k]))
                         out.extend(["draw"] * draws)
                         return True
@@ -473,7 +552,7 @@ class Solver:
                 passes = problem.passes
                 if S and (passes is None or p < passes):
                     q = p if passes is None else p + 1
-                    if self._dfs(P, S, first_stock(S, 0), q, False, out, deadline):
+                    if self._dfs(P, S, first_stock(S, 0), q, False, out):
                         out.append("recycle")
                         out.extend(["draw"] * draws)
                         return True

@@ -1,0 +1,146 @@
+"""The command line: `python -m pyramid_widget solve ...` and `python -m pyramid_widget stats ...`.
+
+    solve --layout "<52 cards>" | --deal N  [--rules NAME] [--optimal] [--time-limit S] [--json]
+    stats --deals A-B [--rules NAME] [--jobs N] [--time-limit S] [--json]
+
+Bad input (an unknown rules name, a malformed layout, a bad range) gets a one-line message on
+stderr and exit status 2; an undecided solve exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import NoReturn
+
+from .game import Game
+from .rules import Rules
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _BadInput(message)
+
+
+class _BadInput(Exception):
+    """A one-line message for stderr; exit status 2."""
+
+
+def _rules(text: str) -> Rules:
+    try:
+        return Rules.parse(text)
+    except ValueError as error:
+        raise _BadInput(str(error)) from None
+
+
+def _deal_range(text: str) -> range:
+    first, sep, last = text.partition("-")
+    try:
+        a, b = int(first), int(last if sep else first)
+    except ValueError:
+        raise _BadInput(f"--deals takes a range like 1-1000, not {text!r}") from None
+    if a < 1 or b < a:
+        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B, not {text!r}")
+    return range(a, b + 1)
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text!r}")
+    return value
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="python -m pyramid_widget", description="Pyramid Solitaire tools.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    solve = commands.add_parser("solve", help="decide a deal and print a winning line")
+    deal = solve.add_mutually_exclusive_group(required=True)
+    deal.add_argument("--layout", help="52 cards: the pyramid rows (1-28), then the stock")
+    deal.add_argument("--deal", type=int, help="a numbered deal")
+    solve.add_argument("--rules", default="classic", help="a preset or e.g. classic,passes=1")
+    solve.add_argument("--optimal", action="store_true", help="find a shortest win")
+    solve.add_argument("--time-limit", type=_positive, default=None, help="seconds (no limit)")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    stats = commands.add_parser("stats", help="winnability over a range of numbered deals")
+    stats.add_argument("--deals", required=True, help="a range of deal numbers, e.g. 1-1000")
+    stats.add_argument("--rules", default="classic", help="a preset or e.g. classic,passes=1")
+    stats.add_argument("--jobs", type=int, default=None, help="worker processes (all cores)")
+    stats.add_argument("--time-limit", type=_positive, default=5.0, help="seconds per deal")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from .solver import solve
+
+    rules = _rules(args.rules)
+    try:
+        game = (
+            Game.from_layout(args.layout, rules)
+            if args.layout is not None
+            else Game.deal(args.deal, rules)
+        )
+    except ValueError as error:
+        raise _BadInput(str(error)) from None
+    solution = solve(game, time_limit=args.time_limit, optimal=args.optimal)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "rules": rules.name,
+                    "layout": game.layout,
+                    "status": solution.status,
+                    "moves": list(solution.moves),
+                    "move_count": len(solution.moves),
+                    "optimal": solution.optimal,
+                    "nodes": solution.nodes,
+                    "seconds": round(solution.seconds, 6),
+                }
+            )
+        )
+    else:
+        print(
+            f"{solution.status} ({rules.name}) in {solution.seconds:.3f} s, {solution.nodes} nodes"
+        )
+        if solution.moves:
+            shortest = "shortest win" if solution.optimal else "a win"
+            print(f"{shortest} in {len(solution.moves)} moves:")
+            print(" ".join(solution.moves))
+    return 1 if solution.status == "unknown" else 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from .solver import winnability
+
+    rules = _rules(args.rules)
+    deals = _deal_range(args.deals)
+    if args.jobs is not None and args.jobs < 1:
+        raise _BadInput(f"--jobs must be 1 or more, not {args.jobs}")
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        result = winnability(deals, rules, time_limit=args.time_limit, executor=pool)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(result)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        return _solve(args) if args.command == "solve" else _stats(args)
+    except _BadInput as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Words for a hint, and a sensible move when the solver has no verdict.
+
+Everything here looks only at cards the player can see in play (the pyramid, the waste top, a
+face-up stock top) and at the move itself, so a fair hint's words never give away an unseen
+card.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card
+from ..game import Game, Move
+
+
+def where(game: Game, card: Card) -> str:
+    """Where a card in play lies, for a sentence: "on the waste", "on the stock", "in the
+    pyramid"."""
+    if card == game.waste_top:
+        return "on the waste"
+    if card == game.stock_top:
+        return "on the stock"
+    return "in the pyramid"
+
+
+def uncovered(game: Game, move: Move) -> list[Card]:
+    """Pyramid cards that this move exposes (they were covered before it)."""
+    after = game.copy()
+    after.play(move)
+    before = set(game.exposed)
+    return [card for card in after.exposed if card not in before]
+
+
+def _partners_after(game: Game, move: Move, card: Card, known: frozenset[Card]) -> list[Card]:
+    after = game.copy()
+    after.play(move)
+    return [
+        other
+        for other in after.in_play
+        if other != card and other.pairs_with(card) and other in known
+    ]
+
+
+def describe(game: Game, move: Move, *, fair: bool = False) -> str:
+    """What the move does and what it opens up, e.g. "removing 5h+8c uncovers Qd, which pairs
+    with the Ac on the waste". With ``fair``, names only cards the player has seen (a stock top
+    turned up by the move itself is not named)."""
+    known = game.seen if fair else frozenset(game.cards)
+    if move.kind == "draw":
+        left = game.stock_count
+        turn = "the last card" if left == 1 else f"one of the {left} cards"
+        if not any(m.kind in ("pair", "king") for m in game.legal_moves()):
+            return f"nothing in play pairs now: draw {turn} left in the stock"
+        return f"draw {turn} left in the stock rather than pair now"
+    if move.kind == "recycle":
+        passes = game.rules.passes
+        total = "" if passes is None else f" of {passes}"
+        return (
+            f"the stock is empty: turn the waste over to start pass {game.pass_number + 1}{total}"
+        )
+    if move.kind == "king":
+        (king,) = move.cards
+        head = f"the {king} {where(game, king)} goes alone"
+    else:
+        a, b = move.cards
+        head = f"removing {move} (the {a} {where(game, a)}, the {b} {where(game, b)})"
+        if where(game, a) == where(game, b) == "in the pyramid":
+            head = f"removing {move}"
+    opened = uncovered(game, move)
+    if not opened:
+        return head
+    parts = []
+    for card in opened:
+        partners = _partners_after(game, move, card, known)
+        if card.is_king:
+            parts.append(f"{card}, which can then go alone")
+        elif partners:
+            partner = partners[0]
+            parts.append(f"{card}, which pairs with the {partner} {where(game, partner)}")
+        else:
+            parts.append(str(card))
+    verb = "uncovers" if move.kind == "pair" else "and uncovers"
+    return f"{head} {verb} {_join(parts)}"
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def sensible_order(game: Game, moves: list[Move]) -> list[Move]:
+    """The legal moves, most sensible first, for when the solver has no verdict: a King, then
+    pairs (more pyramid cards and more uncovered cards first, higher rows first), then a draw,
+    then a recycle. Depends only on cards in play."""
+    pyramid = {card: i for i, card in enumerate(game.pyramid) if card is not None}
+
+    def rank(move: Move) -> tuple:
+        if move.kind == "king":
+            return (0,)
+        if move.kind == "pair":
+            from_pyramid = [pyramid[c] for c in move.cards if c in pyramid]
+            return (
+                1,
+                -len(from_pyramid),
+                -len(uncovered(game, move)),
+                min(from_pyramid, default=99),
+            )
+        return (2,) if move.kind == "draw" else (3,)
+
+    return sorted(moves, key=lambda move: (rank(move), str(move)))

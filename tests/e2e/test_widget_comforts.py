@@ -3,6 +3,8 @@ notices, pause, auto-pair, dragging, deals and rules from the Game menu, the dar
 
 from __future__ import annotations
 
+import re
+
 from harness import run_all, run_code, wait_for_widget
 from playwright.sync_api import Locator, Page, expect
 from test_widget_latency import SOLUTION
@@ -56,6 +58,34 @@ def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab
     page.keyboard.press("Escape")
     expect(hint_line).to_have_text("")
     expect(board.locator(".pw-hinted")).to_have_count(0)
+
+
+def test_a_hint_highlights_its_move_and_a_proven_loss_offers_the_exits(lab_notebook):
+    # The real solver. One pass on this layout is unwinnable (one-pass.jsonl index 0).
+    page = open_board(lab_notebook, "widget_real_hint.ipynb", rules="classic,passes=1")
+    board = page.locator(".pw-root")
+    hint_line = board.locator(".pw-hint-line")
+    board.locator('button[data-action="hint"]').click()
+    expect(hint_line).not_to_have_text(re.compile(r"^$|checking"))
+    move = kernel(page, "w.state['hint']['move']")
+    for card in move.split("+"):
+        expect(board.locator(f'[data-card="{card}"]')).to_have_class(_has("pw-hinted"))
+    assert kernel(page, "w.state['hint']['reason']") in hint_line.inner_text()
+    expect(board.locator(".pw-panel")).to_be_hidden()  # a fair hint never claims a loss here
+
+    menu(board).locator('input[data-option="fair_hints"]').uncheck()  # 001's all-seeing hint
+    assert kernel(page, "w.fair_hints") == "False"
+    board.locator('summary[data-action="menu"]').click()  # close the menu
+    board.locator(".pw-status").click()
+    page.keyboard.press("h")
+    panel = board.locator(".pw-panel")
+    expect(panel).to_contain_text("No solution from here")
+    expect(hint_line).to_have_class(_has("pw-lost"))
+    for action in ("undo", "restart", "new"):
+        expect(panel.locator(f'button[data-action="{action}"]')).to_be_visible()
+    page.keyboard.press("Escape")  # closes the hint, and with it the notice
+    expect(panel).to_be_hidden()
+    expect(hint_line).to_have_text("")
 
 
 def test_the_win_panel_after_a_deal_played_to_the_end(lab_notebook):

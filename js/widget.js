@@ -394,17 +394,14 @@ class PyramidView {
       pile.append(mark);
       if (blocker) pile.title = blocker;
       label = blocker ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
-      pile.setAttribute("aria-disabled", String(Boolean(blocker)));
     } else if (top) {
       const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
       paintFace(card, top);
       pile.append(card);
       label = `Stock: ${cardName(top)} face up, ${count} cards`;
-      pile.removeAttribute("aria-disabled");
     } else {
       pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
       label = `Stock: ${count} cards face down; draw`;
-      pile.removeAttribute("aria-disabled");
     }
     pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)));
     pile.setAttribute("aria-label", label);
@@ -467,8 +464,9 @@ class PyramidView {
 
   renderControls(state) {
     const s = state.status;
-    this.buttons.undo.setAttribute("aria-disabled", String(!s.can_undo));
-    this.buttons.redo.setAttribute("aria-disabled", String(!s.can_redo));
+    // Greyed, not disabled: pressed anyway, they say why ("nothing to undo").
+    this.buttons.undo.classList.toggle("pw-unavailable", !s.can_undo);
+    this.buttons.redo.classList.toggle("pw-unavailable", !s.can_redo);
     const paused = state.clock.paused;
     this.buttons.pause.textContent = paused ? "Resume" : "Pause";
     this.buttons.pause.setAttribute("aria-pressed", String(paused));

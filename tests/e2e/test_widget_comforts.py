@@ -129,8 +129,15 @@ def test_the_out_of_moves_notice_offers_undo(lab_notebook):
     expect(panel).to_contain_text("This is not a loss")
     moves = int(kernel(page, "w.game.move_count"))
 
-    panel.locator('button[data-action="undo"]').click()
+    # Look at the board: the recycle control is greyed, and pressed it still says why.
+    panel.locator('button[data-action="look"]').click()
     expect(panel).to_be_hidden()
+    stock = board.locator('[data-pile="stock"]')
+    expect(stock).to_have_class(_has("pw-blocked"))
+    stock.click()
+    expect(board.locator(".pw-message")).to_have_text("no recycles left")
+
+    board.locator('button[data-action="undo"]').click()
     expect(board.locator(".pw-status")).to_contain_text(f"Moves {moves - 1}")
     board.locator('button[data-action="redo"]').click()
     expect(panel).to_contain_text("Out of moves")
@@ -160,6 +167,25 @@ def test_pause_blocks_moves_until_resume(lab_notebook):
     expect(panel).to_be_hidden()
     board.locator('[data-pile="stock"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 2")
+
+    # A hidden tab pauses the clock; coming back resumes it.
+    visibility = """(hidden) => {
+        Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }"""
+    page.evaluate(visibility, True)
+    expect(panel).to_contain_text("Paused")
+    assert kernel(page, "w.paused") == "True"
+    page.evaluate(visibility, False)
+    expect(panel).to_be_hidden()
+    assert kernel(page, "w.paused") == "False"
+
+    # F: full screen, and back.
+    board.locator(".pw-status").click()
+    page.keyboard.press("f")
+    page.wait_for_function("() => document.fullscreenElement?.classList.contains('pw-root')")
+    page.keyboard.press("f")
+    page.wait_for_function("() => document.fullscreenElement === null")
 
 
 def test_auto_pair_and_drag_to_pair(lab_notebook):

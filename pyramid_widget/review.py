@@ -178,9 +178,7 @@ class Review:
     def __str__(self) -> str:
         lines = [self.summary, f"{'#':>3}  {'move':<8} {'before':<11} {'after':<11} fair hint"]
         for step in self.steps:
-            mark = (
-                "  <- decisive; " + str(step.keeps_win) + " kept the win" if step.decisive else ""
-            )
+            mark = f"  <- lost the win; {step.keeps_win} would keep it" if step.decisive else ""
             hint = step.hint or "-"
             lines.append(
                 f"{step.number:>3}  {step.move:<8} {_word(step.before):<11} "
@@ -439,6 +437,8 @@ def _html(review: Review) -> str:
         if step.decisive:
             style = ' style="background:var(--jp-warn-color3, #fff3e0);font-weight:bold"'
             note = f"◀ the win slipped away here; {html.escape(str(step.keeps_win))} would keep it"
+            if step.hint_reason:
+                note += f"<br><small>fair hint: {html.escape(step.hint_reason)}</small>"
         cells = (
             _td(str(step.number)),
             _td(f"<code>{html.escape(step.move)}</code>"),

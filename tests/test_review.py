@@ -16,7 +16,7 @@ import pytest
 
 from pyramid_widget import Card, Game, build_layout
 from pyramid_widget.review import MoveReview, Review, review
-from pyramid_widget.solver import solve
+from pyramid_widget.solver import hint, solve
 
 DECKS = Path("/work/shared/decks")
 if not DECKS.is_dir():  # the reference decks travel with the project's shared folder
@@ -231,6 +231,41 @@ def test_fair_hints_know_only_what_the_replayed_game_had_seen(monkeypatch) -> No
     assert result[1].hint_reason == "keep drawing"
 
 
+def test_each_fair_hint_is_the_one_the_player_could_have_asked_for() -> None:
+    layout, rules, solution = winnable_decks()[1]
+    game = Game.from_layout(layout, rules)
+    for move in solution[:8]:
+        game.play(move)
+
+    result = review(game, hint_time=0.2)
+
+    replay = Game.from_layout(layout, rules)
+    for step in result:
+        asked = hint(replay, fair=True, time_limit=0.2)
+        assert (step.hint, step.hint_verdict, step.hint_reason) == (
+            asked.move,
+            asked.verdict,
+            asked.reason,
+        )
+        assert step.hint is not None and replay.is_legal(step.hint)
+        replay.play(step.move)
+    assert any(step.followed_hint for step in result)
+    assert result.steps[0].hint in result._repr_html_()
+
+
+def test_review_reads_a_finished_game_from_the_records_store(tmp_path) -> None:
+    from pyramid_widget.store import Store
+
+    game, mistake = mistaken_games()[0]
+    with Store(tmp_path / "records.sqlite3") as store:
+        store.save("one", game, 61.0, result="lost")
+        (record,) = store.history()
+
+        result = review(record, hints=False)
+
+    assert result.mistake == mistake and len(result) == game.move_count
+
+
 def test_review_accepts_saves_records_and_widgets() -> None:
     layout, rules, solution = winnable_decks()[0]
     game = Game.from_layout(layout, rules)
@@ -294,7 +329,7 @@ def test_the_review_shows_as_a_table_and_as_plain_rows() -> None:
     assert rows[mistake - 1]["decisive"] and rows[mistake - 1]["keeps_win"] == result.better
     assert set(rows[0]) >= {"number", "move", "before", "after", "hint", "decisive"}
     assert isinstance(result, Review) and isinstance(result[1], MoveReview)
-    assert "decisive" in str(result)
+    assert "lost the win" in str(result)
     with pytest.raises(IndexError):
         result[0]
     with pytest.raises(ValueError):

@@ -485,13 +485,9 @@ class PyramidView {
     else if (hint && hint.status === "checking") text = "checking for a solution\u2026";
     else if (hint && hint.status === "failed") text = hint.reason;
     else if (hint) {
-      const chance =
-        hint.chance !== null && hint.verdict !== "lost"
-          ? ` (about ${Math.round(hint.chance * 100)}% to win from here)`
-          : "";
       const lead = hint.verdict === "lost" ? "No solution is left from here. " : "";
       const fallback = hint.move ? `Try ${hint.move}.` : "No move to suggest.";
-      text = `${lead}${hint.reason || fallback}${chance}`;
+      text = `${lead}${hint.reason || fallback}`;
     }
     this.hintLine.textContent = text;
     this.hintLine.classList.toggle("pw-lost", Boolean(hint && hint.verdict === "lost"));

@@ -241,11 +241,14 @@ class PyramidWidget(anywidget.AnyWidget):
     ) -> Game:
         """Start another deal and return it: numbered deal `number`, today's `daily` deal, the
         deal or position in a shared `code`, or else a random deal (proven winnable first when
-        `winnable_only` is on). The rules are `rules`, else `next_rules`; a code carries its own.
+        `winnable_only` is on). The rules are `next_rules`, or `rules`, which then become the
+        next deals' rules too; a code carries its own.
         """
         if sum((number is not None, daily, code is not None)) > 1:
             raise ValueError("give at most one of number, daily and code")
-        chosen = Rules.parse(self.next_rules) if rules is None else rules
+        if rules is not None:
+            self.next_rules = rules.name if isinstance(rules, Rules) else rules  # validated
+        chosen = Rules.parse(self.next_rules)
         proven = None
         if code is not None:
             game = Game.from_code(code)

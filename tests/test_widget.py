@@ -352,7 +352,10 @@ def test_new_deal_keeps_or_changes_the_rules(widget):
     assert widget.game is game and game.deal_number == 11 and game.rules.stock_in_play
     widget.new_deal(12, rules="scored")
     assert widget.state["rules"]["name"] == "scored" and widget.state["status"]["score"] == 0
-    assert widget.new_deal().deal_number is not None
+    assert widget.new_deal().rules.scoring  # the rules given stay for the next deals
+    with pytest.raises(ValueError, match="unknown rules"):
+        widget.new_deal(rules="bridge")
+    assert widget.next_rules == "scored"
 
 
 def test_refresh_sends_a_position_changed_behind_the_widgets_back(widget):

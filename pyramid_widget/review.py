@@ -175,6 +175,9 @@ class Review:
         """Same as `to_rows()` (the name other data libraries use)."""
         return self.to_rows()
 
+    def __repr__(self) -> str:
+        return f"<Review of {self.deal_id} ({len(self)} moves): {self.summary}>"
+
     def __str__(self) -> str:
         lines = [self.summary, f"{'#':>3}  {'move':<8} {'before':<11} {'after':<11} fair hint"]
         for step in self.steps:

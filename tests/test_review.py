@@ -330,6 +330,7 @@ def test_the_review_shows_as_a_table_and_as_plain_rows() -> None:
     assert set(rows[0]) >= {"number", "move", "before", "after", "hint", "decisive"}
     assert isinstance(result, Review) and isinstance(result[1], MoveReview)
     assert "lost the win" in str(result)
+    assert repr(result).startswith("<Review of ") and f"move {mistake}" in repr(result)
     with pytest.raises(IndexError):
         result[0]
     with pytest.raises(ValueError):

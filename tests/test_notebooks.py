@@ -1,0 +1,163 @@
+"""Every notebook runs headless, top to bottom, in a fresh kernel, and says something sensible.
+
+The kernel is the `python3` kernel of the interpreter running the tests, with the checkout first
+on its path; the widget cells run without a browser (the kernel only sends the views' state).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+NAMES = [
+    "play.ipynb",
+    "teaching_pairing_strategy.ipynb",
+    "inspect_state.ipynb",
+    "winnability.ipynb",
+]
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture(autouse=True)
+def kernel_imports_this_checkout(monkeypatch) -> None:
+    path = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), path) if p))
+
+
+def execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    client = NotebookClient(
+        nb,
+        timeout=240,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
+    client.execute()
+    return nb
+
+
+def run(name: str) -> nbformat.NotebookNode:
+    return execute(nbformat.read(NOTEBOOKS / name, as_version=4))
+
+
+def text_of(cell: nbformat.NotebookNode) -> str:
+    """All text a code cell showed: streams, plain results and HTML."""
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", ""))
+        data = output.get("data", {})
+        parts.append(data.get("text/plain", ""))
+        parts.append(data.get("text/html", ""))
+    return "\n".join(parts)
+
+
+def cell_with(nb: nbformat.NotebookNode, source: str) -> nbformat.NotebookNode:
+    """The first code cell whose source contains `source`."""
+    return next(c for c in nb.cells if c.cell_type == "code" and source in c.source)
+
+
+def shows_widget(cell: nbformat.NotebookNode) -> bool:
+    return any(WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebooks_are_committed_without_outputs(name: str) -> None:
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, cell.source[:60]
+
+
+@pytest.mark.slow
+def test_play_notebook_shows_boards_and_plays_from_a_cell() -> None:
+    nb = run("play.ipynb")
+
+    assert shows_widget(nb.cells[1])
+    presets = text_of(cell_with(nb, "from pyramid_widget import PRESETS"))
+    for name in ("classic", "scored", "open-stock", "one-recycle", "strict"):
+        assert name in presets
+    assert "share this deal: classic#42" in text_of(cell_with(nb, "share this deal"))
+    played = text_of(cell_with(nb, "display(w)"))
+    assert "<Game classic #42" in played and "1 moves" in played
+
+
+@pytest.mark.slow
+def test_teaching_notebook_checks_every_default_answer_right_and_finds_the_mistake() -> None:
+    nb = run("teaching_pairing_strategy.ipynb")
+
+    checks = [text_of(c) for c in nb.cells if c.cell_type == "code" and "right:" in c.source]
+    assert len(checks) == 7
+    for output in checks:
+        assert output.lstrip().startswith("right:"), output
+        assert "not quite" not in output
+    report = text_of(cell_with(nb, "played = ("))
+    assert "the win slipped away here" in report
+    summary = text_of(cell_with(nb, "print(report.summary)"))
+    assert "until move 17 (4h+9h)" in summary and "4h+9c" in summary
+
+
+@pytest.mark.slow
+def test_teaching_notebook_says_why_a_wrong_answer_is_wrong() -> None:
+    """The checks can fail: with every answer wrong, every check says "not quite"."""
+    wrong = iter(
+        [
+            'answer = ["5h+8c", "Kd", "2c+Jc"]',
+            'answer = "yes"',
+            'answer = "5c+8h"',
+            'answer = "7c"',
+            'answer = "no"',
+            'answer = "Ah+Qh"',
+            'answer = "recycle"',
+        ]
+    )
+    nb = nbformat.read(NOTEBOOKS / "teaching_pairing_strategy.ipynb", as_version=4)
+    review_at = next(i for i, c in enumerate(nb.cells) if c.source.startswith("played = ("))
+    del nb.cells[review_at:]  # the lessons only
+    for cell in nb.cells:
+        if cell.cell_type == "code" and re.fullmatch(r"answer = .*", cell.source.strip()):
+            cell.source = next(wrong)
+    assert next(wrong, None) is None
+
+    execute(nb)
+
+    checks = [text_of(c) for c in nb.cells if c.cell_type == "code" and "right:" in c.source]
+    assert len(checks) == 7
+    for output in checks:
+        assert output.lstrip().startswith("not quite"), output
+    assert "missed Ah+Qs" in checks[0] and "2c+Jc is not possible here" in checks[0]
+
+
+@pytest.mark.slow
+def test_inspect_notebook_follows_moves_and_reads_hints_and_verdicts() -> None:
+    nb = run("inspect_state.ipynb")
+
+    assert shows_widget(cell_with(nb, "import ipywidgets"))
+    events = ast.literal_eval(text_of(cell_with(nb, "for _ in range(3)")).strip())
+    assert events[0] == "watching" and len(events) == 4  # the callback saw the three moves
+    state = ast.literal_eval(text_of(cell_with(nb, "sorted(w.state)")).strip())
+    assert {"pyramid", "stock", "waste"} <= set(state)
+    hints = text_of(cell_with(nb, "fair = w.hint("))
+    assert "fair:" in hints and "all-seeing:" in hints
+    verdict = text_of(cell_with(nb, "verdict = w.solve("))
+    assert re.search(r"^(winnable|unwinnable|unknown) in", verdict.strip())
+    assert "saved and loaded: True" in text_of(cell_with(nb, "from pyramid_widget import Game"))
+    assert "<table" in text_of(cell_with(nb, "review(w"))
+
+
+@pytest.mark.slow
+def test_winnability_notebook_draws_its_table_and_chart() -> None:
+    nb = run("winnability.ipynb")
+
+    table = text_of(cell_with(nb, "table = HTML("))
+    for name in ("classic", "scored", "open-stock", "one-recycle", "strict"):
+        assert name in table
+    assert table.count("%") >= 2 * 12  # a rate and its interval for each of the 12 settings
+    assert "<svg" in text_of(cell_with(nb, "chart(results)"))

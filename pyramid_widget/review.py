@@ -414,21 +414,23 @@ def _word(verdict: str) -> str:
     return _WORDS.get(verdict, verdict)
 
 
-def _td(content: str, *, colour: str = "", title: str | None = None) -> str:
+def _td(content: str, *, colour: str = "", title: str | None = None, wrap: bool = True) -> str:
     style = "padding:2px 8px;text-align:left" + (f";color:{colour}" if colour else "")
+    style += "" if wrap else ";white-space:nowrap"
     tip = f' title="{html.escape(title)}"' if title else ""
     return f'<td style="{style}"{tip}>{content}</td>'
 
 
 def _hint_text(step: MoveReview) -> str:
+    """The hint's move, then what it knew: a proven verdict, or else its estimate of the chance
+    to win (a fair hint with unseen cards estimates; it never claims a loss)."""
     if step.hint is None and step.hint_verdict is None:
         return ""
     text = html.escape(step.hint or "no move")
-    details = [_word(step.hint_verdict)] if step.hint_verdict else []
-    if step.hint_chance is not None:
-        details.append(f"{step.hint_chance:.0%} to win")
-    if details:
-        text += f" <small>({html.escape(', '.join(details))})</small>"
+    if step.hint_verdict in ("winnable", "lost"):
+        text += f" <small>({html.escape(step.hint_verdict)})</small>"
+    elif step.hint_chance is not None:
+        text += f" <small>(≈{step.hint_chance:.0%} wins)</small>"
     return text + (" ✓" if step.followed_hint else "")
 
 
@@ -447,7 +449,7 @@ def _html(review: Review) -> str:
             _td(f"<code>{html.escape(step.move)}</code>"),
             _td(_word(step.before), colour=_COLOURS[step.before]),
             _td(_word(step.after), colour=_COLOURS[step.after]),
-            _td(_hint_text(step), title=step.hint_reason),
+            _td(_hint_text(step), title=step.hint_reason, wrap=False),
             _td(note),
         )
         rows.append(f"<tr{style}>{''.join(cells)}</tr>")
@@ -455,10 +457,11 @@ def _html(review: Review) -> str:
         f'<th style="padding:2px 8px;text-align:left">{name}</th>'
         for name in ("#", "move", "before", "after", "fair hint", "")
     )
-    facts = (
-        f"{html.escape(review.rules)} · deal {html.escape(review.deal_id)} · "
-        f"{review.solved} positions solved in {review.seconds:.1f} s"
-    )
+    deal = review.deal_id if "#" in review.deal_id else f"{review.rules}, a chosen layout"
+    solved = f"{review.solved} position{'s' if review.solved != 1 else ''} solved"
+    facts = f"deal {html.escape(deal)} · {solved} in {review.seconds:.1f} s"
+    if any(step.hint is not None for step in review.steps):
+        facts += " · ✓ the move played was the fair hint's (hover a hint for its reason)"
     return (
         '<div class="pyramid-review">'
         f"<p><b>{html.escape(review.summary)}</b><br><small>{facts}</small></p>"

@@ -1,15 +1,19 @@
 """The game review names the move that lost a winnable deal, and only that one.
 
-Games are built to contain one decisive mistake: a winnable reference deck is played along its
-solution, then at the first point where the solver finds a losing alternative, the game takes
-it and plays on. The review must name exactly that move and offer a move that keeps the win.
+Games are built to contain one decisive mistake: a winnable reference deck (from shared/decks,
+with its recorded solution; numbered deals with the solver's solution where those decks are not
+at hand) is played along its solution, then at the first point where the solver finds a losing
+alternative, the game takes it and plays on. The review must name exactly that move and offer a
+move that keeps the win.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,10 +28,20 @@ if not DECKS.is_dir():  # the reference decks travel with the project's shared f
 
 
 def deck(name: str) -> list[dict]:
+    """The reference decks of one file (none when the shared folder is not at hand)."""
     path = DECKS / name
     if not path.is_file():
-        pytest.skip(f"reference decks not found at {DECKS}")
+        return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def numbered(rules: str, status: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+    """Numbered deals whose start the solver finds `status`, with its winning line."""
+    for number in range(1, 200):
+        game = Game.deal(number, rules)
+        solution = solve(game, time_limit=5)
+        if solution.status == status:
+            yield game.layout, rules, solution.moves
 
 
 def play_on(game: Game, limit: int = 120) -> Game:
@@ -58,30 +72,41 @@ def with_one_mistake(layout: str, rules: str, solution: list[str]) -> tuple[Game
     return None
 
 
-@functools.cache
-def winnable_decks() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    """Three winnable open-stock decks with their solutions, and a winnable one-pass deck."""
+def winnable_games() -> Iterator[tuple[str, str, tuple[str, ...]]]:
+    """Winnable open-stock reference decks with their solutions and a winnable one-pass deck,
+    then winnable numbered deals (classic, open-stock) with the solver's solutions."""
     rows = [r for r in deck("open-stock.jsonl") if r["verdict"] == "winnable" and "solution" in r]
-    games = [(r["layout"], r["rules"], tuple(r["solution"])) for r in rows]
-    for row in deck("one-pass.jsonl"):
-        if row["verdict"] == "winnable":
-            game = Game.from_layout(row["layout"], "classic,passes=1")
-            games.insert(1, (row["layout"], "classic,passes=1", solve(game).moves))
-            break
-    return tuple(games)
+    one_pass = [r for r in deck("one-pass.jsonl") if r["verdict"] == "winnable"]
+    for row in rows[:1]:
+        yield row["layout"], row["rules"], tuple(row["solution"])
+    for row in one_pass[:1]:
+        game = Game.from_layout(row["layout"], "classic,passes=1")
+        yield row["layout"], "classic,passes=1", solve(game).moves
+    for row in rows[1:4]:
+        yield row["layout"], row["rules"], tuple(row["solution"])
+    for pair in zip(
+        numbered("classic", "winnable"), numbered("open-stock", "winnable"), strict=False
+    ):
+        yield from pair
+
+
+@functools.cache
+def winnable(k: int) -> tuple[str, str, tuple[str, ...]]:
+    """The k-th game of `winnable_games()` (0-based)."""
+    return next(itertools.islice(winnable_games(), k, None))
 
 
 @functools.cache
 def mistaken_games() -> tuple[tuple[Game, int], ...]:
     """Games with one decisive mistake, from the first decks that admit one."""
     found = []
-    for layout, rules, solution in winnable_decks():
+    for layout, rules, solution in winnable_games():
         made = with_one_mistake(layout, rules, list(solution))
         if made is not None:
             found.append(made)
         if len(found) == 4:
             return tuple(found)
-    raise AssertionError("too few reference decks admit a losing deviation")
+    raise AssertionError("too few winnable games admit a losing deviation")
 
 
 @pytest.mark.parametrize("case", range(4))
@@ -108,7 +133,7 @@ def test_review_names_the_one_decisive_mistake_and_a_move_that_keeps_the_win(cas
 
 
 def test_a_won_game_names_no_mistake_and_needs_no_solving() -> None:
-    layout, rules, solution = winnable_decks()[0]
+    layout, rules, solution = winnable(0)
     game = Game.from_layout(layout, rules)
     for move in solution:
         game.play(move)
@@ -124,8 +149,11 @@ def test_a_won_game_names_no_mistake_and_needs_no_solving() -> None:
 
 
 def test_a_deal_lost_from_the_start_names_no_mistake() -> None:
-    row = next(r for r in deck("open-stock.jsonl") if r["verdict"] == "unwinnable")
-    game = play_on(Game.from_layout(row["layout"], row["rules"]))
+    lost = [
+        (r["layout"], r["rules"]) for r in deck("open-stock.jsonl") if r["verdict"] == "unwinnable"
+    ]
+    layout, rules = lost[0] if lost else next(numbered("classic", "unwinnable"))[:2]
+    game = play_on(Game.from_layout(layout, rules))
     assert game.move_count > 5
 
     result = review(game, hints=False)
@@ -136,7 +164,7 @@ def test_a_deal_lost_from_the_start_names_no_mistake() -> None:
 
 
 def test_an_unfinished_game_still_winnable_has_lost_nothing() -> None:
-    layout, rules, solution = winnable_decks()[0]
+    layout, rules, solution = winnable(0)
     game = Game.from_layout(layout, rules)
     for move in solution[:10]:
         game.play(move)
@@ -232,7 +260,7 @@ def test_fair_hints_know_only_what_the_replayed_game_had_seen(monkeypatch) -> No
 
 
 def test_each_fair_hint_is_the_one_the_player_could_have_asked_for() -> None:
-    layout, rules, solution = winnable_decks()[1]
+    layout, rules, solution = winnable(1)
     game = Game.from_layout(layout, rules)
     for move in solution[:8]:
         game.play(move)
@@ -267,7 +295,7 @@ def test_review_reads_a_finished_game_from_the_records_store(tmp_path) -> None:
 
 
 def test_review_accepts_saves_records_and_widgets() -> None:
-    layout, rules, solution = winnable_decks()[0]
+    layout, rules, solution = winnable(0)
     game = Game.from_layout(layout, rules)
     for move in solution[:6]:
         game.play(move)

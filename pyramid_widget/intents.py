@@ -9,7 +9,9 @@ A front end sends custom messages such as
 
 Actions and their fields: tap {card, version}, pair {cards: [a, b], version}, draw, recycle,
 undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint), pause {auto?},
-resume {auto?}, option {name, value}, rules {name} (for the next deal), share.
+resume {auto?} (the end of a pause), option {name, value}, rules {name} (for the next deal),
+share, continue (take up the saved game on offer), review (review the game), review_step
+{moves} (show the reviewed game after that many of its moves), review_close.
 
 This module never imports Jupyter: `handle` takes the message and a `Session` (the widget, or
 anything with the same few methods), so every path can be unit tested. It decides nothing about
@@ -69,7 +71,15 @@ class Session(Protocol):
 
     def pause(self, *, auto: bool = False) -> Any: ...
 
-    def resume(self, *, auto: bool = False) -> Any: ...
+    def unpause(self, *, auto: bool = False) -> Any: ...
+
+    def continue_game(self) -> Any: ...
+
+    def request_review(self) -> Any: ...
+
+    def step_review(self, moves: int) -> Any: ...
+
+    def close_review(self) -> Any: ...
 
     def set_option(self, name: str, value: bool) -> Any: ...
 
@@ -105,7 +115,14 @@ ACTIONS = POSITIONAL | {
     "option",
     "rules",
     "share",
+    "continue",
+    "review",
+    "review_step",
+    "review_close",
 }
+
+#: A saved game is continued only on request, and the widget says why it cannot be.
+NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
 
 STALE = "the board changed before that move arrived; nothing was done"
 
@@ -125,6 +142,7 @@ class Intent:
     name: str | None = None
     value: bool | None = None
     auto: bool = False
+    moves: int | None = None
 
 
 def _int(value: Any) -> bool:
@@ -181,6 +199,11 @@ def parse_intent(content: Any) -> Intent:
         extra["value"] = _flag(content, "value", default=None)
     elif action == "rules":
         extra["name"] = _text(content, "name")
+    elif action == "review_step":
+        moves = content.get("moves")
+        if not _int(moves) or moves < 0:
+            raise BadIntent("a review step needs 'moves': a whole number, 0 or more")
+        extra["moves"] = moves
     return Intent(seq=seq, action=action, view=view, version=version, **extra)
 
 
@@ -294,11 +317,20 @@ def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any
     elif action == "pause":
         session.pause(auto=intent.auto)
     elif action == "resume":
-        session.resume(auto=intent.auto)
+        session.unpause(auto=intent.auto)
     elif action == "option":
         session.set_option(intent.name, intent.value)
     elif action == "rules":
         session.next_rules = Rules.parse(intent.name).name
+    elif action == "continue":
+        if session.continue_game() is None:
+            raise BadIntent(NOTHING_TO_CONTINUE)
+    elif action == "review":
+        session.request_review()
+    elif action == "review_step":
+        session.step_review(intent.moves)
+    elif action == "review_close":
+        session.close_review()
     else:  # share: the code is handed over because the player asked for it
         return None, {"code": session.share()}
     return None, {}

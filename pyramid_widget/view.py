@@ -16,10 +16,15 @@ No Jupyter import here: the state is a plain JSON-able dict, testable without a 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .game import Game
+from .records import Records
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .review import Review
+    from .store import SavedGame
 
 #: Bumped when the shape of the state changes incompatibly, so a front end can tell.
 SCHEMA = 1
@@ -62,7 +67,9 @@ class MoveEvent:
     views (for their announcements and animations).
 
     action: "play" (a pair, King, draw or recycle), "undo", "redo", "new" (another deal),
-    "restart" or "start" (the widget was just made). move: the move's notation, if any.
+    "restart", "continue" (a saved game taken up), "step" (the board went to another move of
+    the game under review), "refresh" or "start" (the widget was just made). move: the
+    move's notation, if any.
     """
 
     action: str
@@ -117,6 +124,9 @@ class Extras:
     next_rules: str | None = None
     finding_deal: bool = False
     proven: bool | None = None
+    offer: dict[str, Any] | None = None
+    records: dict[str, Any] | None = None
+    review: dict[str, Any] | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -137,6 +147,64 @@ def hint_view(hint: Any) -> dict[str, Any]:
         "verdict": str(getattr(hint, "verdict", "unknown")),
         "reason": str(getattr(hint, "reason", "")),
         "chance": float(chance) if chance is not None else None,
+    }
+
+
+def offer_view(saved: SavedGame | None) -> dict[str, Any] | None:
+    """What the Continue offer shows of a saved game: how far it got and how long it took.
+
+    Never its code, layout or cards: the saved position's stock is as secret as the live one's,
+    and the player sees the game itself only once it is continued (then through `build_state`).
+    """
+    if saved is None:
+        return None
+    game = saved.game
+    return {
+        "rules": game.rules.name,
+        "moves": game.move_count,
+        "cleared": game.cleared,
+        "elapsed": round(saved.elapsed, 3),
+    }
+
+
+def records_view(records: Records, *, saving: bool) -> dict[str, Any]:
+    """One rules preset's records for the Records panel; `saving` is False with store=None."""
+    return {**records.to_dict(), "saving": saving}
+
+
+REVIEWING = {"status": "reviewing"}
+
+
+def review_view(review: Review) -> dict[str, Any]:
+    """The review table a view shows, one row per move of the game as played.
+
+    Nothing in it can name an unseen card: `move` is a move the player made, `hint` is a fair
+    hint's move (cards in play then), `keeps_win` is a legal move of a position the player had
+    on the board, and the solver's full winning `line` (which would name cards still to come)
+    is left out. The before/after verdicts come from a solver that saw every card, which is
+    why the widget only reviews a game that is over or whose every card has been seen.
+    """
+    rows = [
+        {
+            "number": step.number,
+            "move": step.move,
+            "before": step.before,
+            "after": step.after,
+            "hint": step.hint,
+            "hint_reason": step.hint_reason,
+            "followed": step.followed_hint,
+            "decisive": step.decisive,
+            "keeps_win": step.keeps_win,
+        }
+        for step in review.steps
+    ]
+    return {
+        "status": "done",
+        "summary": review.summary,
+        "outcome": review.outcome,
+        "mistake": review.mistake,
+        "better": review.better,
+        "rows": rows,
     }
 
 
@@ -205,6 +273,9 @@ def build_state(
             Rules.parse(extras.next_rules) if extras.next_rules else rules
         ),
         "finding_deal": extras.finding_deal,
+        "offer": extras.offer,
+        "records": extras.records,
+        "review": extras.review,
         "event": asdict(event or MoveEvent("start")),
         "options": asdict(options),
     }

@@ -5,17 +5,25 @@ which keeps unseen cards out of it) and send intents back as custom messages; `i
 checks each one, the engine applies or refuses it, and every intent gets one ack. Python calls
 (`w.play("5h+8c")`) go through the same methods, so every view follows whoever plays.
 
-Slow work (a hint, a search for a winnable deal) runs on a worker thread so the kernel keeps
-answering clicks; its result is published only if the position it was computed for is still
-on the board. One lock serialises every change of the game and every publication.
+Slow work (a hint, a review, a search for a winnable deal) runs on a worker thread so the
+kernel keeps answering clicks; its result is published only if the position (for a review: the
+game) it was computed for is still on the board. One lock serialises every change of the game
+and every publication.
+
+Saving: a `Recorder` (records.py) on the records database (store.py) hears every change, saves
+the game with its undo and redo history, keeps 000's records and owns the one clock: the time
+shown, saved and recorded is the Recorder's, and Pause stops it. The widget adds what a board
+needs on top: the Continue offer, the Records panel and the game review.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,10 +33,33 @@ import traitlets
 
 from . import intents
 from .game import DRAW, RECYCLE, Game, IllegalMove, Move, deal_for_date
+from .records import Recorder, Records
+from .review import Review
 from .rules import Rules
-from .view import CHECKING, Extras, MoveEvent, ViewOptions, build_state, hint_view
+from .store import DEFAULT, FinishedGame, NullStore, Store, open_store
+from .view import (
+    CHECKING,
+    REVIEWING,
+    Extras,
+    MoveEvent,
+    ViewOptions,
+    build_state,
+    hint_view,
+    offer_view,
+    records_view,
+    review_view,
+)
 
 PAUSED = "the game is paused: resume to play"
+REVIEW_LOCKED = (
+    "the review judges with every card known, so it opens once the game is over "
+    "or every card has been seen"
+)
+NOTHING_TO_REVIEW = "no move has been played yet: nothing to review"
+NO_REVIEW = "there is no review to step through: ask for one first"
+
+#: Widgets not yet closed, so that two of them in one kernel never play the same saved game.
+_OPEN: weakref.WeakSet[PyramidWidget] = weakref.WeakSet()
 
 #: The traits that are display options; changing one sends a new state, not a new position.
 OPTION_NAMES = ("highlight_partners", "auto_pair", "fair_hints", "dead_end_notice", "winnable_only")
@@ -67,49 +98,9 @@ def _make_game(rules: Rules | str, deal: int | None, layout: str | None, game: G
     return Game.random(rules)
 
 
-class Clock:
-    """Time played on one deal: it starts with the first move, stops at a win, stands still
-    while paused, and undo never rewinds it. `now` is injectable for tests."""
-
-    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
-        self._now = now
-        self.reset()
-
-    def reset(self) -> None:
-        self._banked = 0.0
-        self._since: float | None = None
-        self.started = False
-        self.paused = False
-        self.auto_paused = False
-
-    @property
-    def elapsed(self) -> float:
-        running = self._now() - self._since if self._since is not None else 0.0
-        return self._banked + running
-
-    @property
-    def running(self) -> bool:
-        return self._since is not None
-
-    def follow(self, game: Game) -> None:
-        """Run or stop as the game now requires (after every change of position)."""
-        if game.move_count > 0:
-            self.started = True
-        should_run = self.started and not self.paused and not game.is_won
-        if should_run and self._since is None:
-            self._since = self._now()
-        elif not should_run and self._since is not None:
-            self._banked = self.elapsed
-            self._since = None
-
-    def pause(self, game: Game, *, auto: bool = False) -> None:
-        if not self.paused:
-            self.paused, self.auto_paused = True, auto
-        self.follow(game)
-
-    def resume(self, game: Game) -> None:
-        self.paused = self.auto_paused = False
-        self.follow(game)
+def _games_played_elsewhere(widget: PyramidWidget) -> set[str]:
+    """The saved-game ids that other open widgets of this kernel are playing."""
+    return {other._recorder.game_id for other in list(_OPEN) if other is not widget}
 
 
 class PyramidWidget(anywidget.AnyWidget):
@@ -123,6 +114,13 @@ class PyramidWidget(anywidget.AnyWidget):
     e.g. "classic,passes=1") or a `Rules`; the deal is a `deal` number, a 52-card `layout`
     text, an existing `game`, or a random numbered deal. (`w.layout` stays ipywidgets' layout
     object; the cards' layout is `w.game.layout`.)
+
+    `store` is where games and records are saved: the records database by default
+    (`PYRAMID_WIDGET_DB`, else the Jupyter data folder), a path, a `Store`, or None to save
+    nothing. The board offers to continue the last unfinished game of its rules;
+    `PyramidWidget.resume()` does so from code, `w.records()` and `w.history()` read the
+    records, and `w.review()` reviews a finished game. (`w.pause()` ends with `w.unpause()`:
+    the name `resume` belongs to taking up a saved game.)
     """
 
     _esm = _asset("widget.js")
@@ -146,24 +144,67 @@ class PyramidWidget(anywidget.AnyWidget):
         layout: str | None = None,
         *,
         game: Game | None = None,
+        store: Store | NullStore | str | Path | None = DEFAULT,
         **kwargs: Any,
     ) -> None:
         self._game = _make_game(rules, deal, layout, game)
+        opened = open_store(store, fallback=True)
+        self._owns_store = opened is not store
+        self._recorder = Recorder(opened, self._game, clock=self._now)
+        self._withhold_offer_played_here()
         self._lock = threading.RLock()
         self._version = 0
         self._position_version = 0
         self._event = MoveEvent("start")
         self._callbacks: list[Callable[[MoveEvent], Any]] = []
-        self._clock = Clock()
+        self._paused = self._auto_paused = False
         self._hint: dict[str, Any] | None = None
         self._finding_deal = False
         self._proven: bool | None = None
+        # The review on show (or being made): the game and the moves it judged, and a job
+        # number that every change which makes it stale bumps, so late results are dropped.
+        self._review: dict[str, Any] | None = None
+        self._reviewed_game: Game | None = None
+        self._reviewed_line: tuple[str, ...] = ()
+        self._review_job = 0
+        self._records = self._read_records()
         kwargs.setdefault("next_rules", self._game.rules.name)
         super().__init__(**kwargs)
-        self._clock.follow(self._game)
+        _OPEN.add(self)
         self._publish(self._event, position=True)
         self.observe(self._options_changed, names=[*OPTION_NAMES, "next_rules"])
         self.on_msg(self._on_msg)
+
+    #: Where the clock reads the time (a seam for tests); only play time is ever counted.
+    _now: Callable[[], float] = staticmethod(time.monotonic)
+
+    @classmethod
+    def resume(
+        cls,
+        rules: Rules | str = "classic",
+        *,
+        store: Store | NullStore | str | Path | None = DEFAULT,
+        **kwargs: Any,
+    ) -> PyramidWidget | None:
+        """A widget on the last unfinished game of `rules` saved in `store`, with its position,
+        undo and redo history and clock, as the board's Continue does; None when there is
+        none to continue (nothing saved, or it is open in another widget of this kernel).
+
+        >>> w = PyramidWidget.resume("classic") or PyramidWidget("classic")  # doctest: +SKIP
+        """
+        widget = cls(rules, store=store, **kwargs)
+        if widget.continue_game() is None:
+            widget.close()
+            return None
+        return widget
+
+    def close(self) -> None:
+        """Close the widget (its views go) and the records database it opened itself."""
+        _OPEN.discard(self)
+        super().close()
+        if getattr(self, "_owns_store", False):  # ipywidgets' __del__ closes half-made ones too
+            with contextlib.suppress(Exception):  # at exit, sqlite3 may already be gone
+                self._recorder.store.close()
 
     @traitlets.validate("next_rules")
     def _valid_rules(self, proposal: dict) -> str:
@@ -189,12 +230,36 @@ class PyramidWidget(anywidget.AnyWidget):
 
     @property
     def elapsed(self) -> float:
-        """Seconds played on this deal (paused time and time before the first move excluded)."""
-        return self._clock.elapsed
+        """Seconds played on this deal (paused time, time away and time before the first move
+        excluded; a continued game goes on from its saved time)."""
+        return self._recorder.elapsed
 
     @property
     def paused(self) -> bool:
-        return self._clock.paused
+        return self._paused
+
+    @property
+    def store(self) -> Store | NullStore:
+        """The records database games are saved in (a NullStore when saving is off)."""
+        return self._recorder.store
+
+    @property
+    def saving(self) -> bool:
+        return not isinstance(self._recorder.store, NullStore)
+
+    def records(self, rules: Rules | str | None = None) -> Records:
+        """The records of `rules` (default: this game's): games, wins, losses, win rate,
+        streaks, fastest win, fewest moves, best score when scoring."""
+        if rules is None:
+            return self._recorder.records()
+        return self._recorder.store.records(rules)
+
+    def history(
+        self, rules: Rules | str | None = None, limit: int | None = None
+    ) -> list[FinishedGame]:
+        """Finished games, latest first (of one rules preset if given): layout, rules, moves,
+        result and time, each ready to replay (`entry.start()`, `entry.moves`) or review."""
+        return self._recorder.store.history(rules, limit)
 
     @property
     def options(self) -> ViewOptions:
@@ -265,11 +330,28 @@ class PyramidWidget(anywidget.AnyWidget):
         return game
 
     def restart(self) -> None:
-        """Back to the start of this deal (the history goes; seen cards stay seen)."""
+        """Back to the start of this deal (the history goes; seen cards stay seen). Once a
+        move was played, the deal counts as lost in the records, as in 000."""
         with self._lock:
             self._game.restart()
-            self._clock.reset()
             self._changed(MoveEvent("restart"))
+
+    def continue_game(self) -> Game | None:
+        """Take up the saved game the board offers (the last unfinished game of these rules)
+        with its position, undo and redo history and clock, and return it; None when nothing
+        is on offer. A deal begun here instead counts as lost."""
+        with self._lock:
+            offer = self._recorder.offer
+            if offer is None or offer.game_id in _games_played_elsewhere(self):
+                return None
+            game = self._recorder.continue_game(offer)
+            if game is None:
+                return None
+            self._game = game
+            self._proven = None
+            self._finding_deal = False
+            self._changed(MoveEvent("continue"))
+        return game
 
     def refresh(self) -> None:
         """Send the game's position again, after it was changed without the widget."""
@@ -277,18 +359,21 @@ class PyramidWidget(anywidget.AnyWidget):
             self._changed(MoveEvent("refresh"))
 
     def pause(self, *, auto: bool = False) -> None:
-        """Stop the clock and block moves until `resume()` (`auto`: the view was hidden)."""
+        """Stop the clock and block moves until `unpause()` (`auto`: the view was hidden)."""
         with self._lock:
-            self._clock.pause(self._game, auto=auto)
+            if not self._paused:
+                self._paused, self._auto_paused = True, auto
+            self._recorder.pause()
             self._publish(self._event, position=False)
 
-    def resume(self, *, auto: bool = False) -> None:
-        """Start the clock again. An `auto` resume (the view is visible again) only ends a
-        pause that hiding the view made, never one the player chose."""
+    def unpause(self, *, auto: bool = False) -> None:
+        """End a pause (the board's Resume button). An `auto` one (the view is visible again)
+        only ends a pause that hiding the view made, never one the player chose."""
         with self._lock:
-            if auto and not self._clock.auto_paused:
+            if auto and not self._auto_paused:
                 return
-            self._clock.resume(self._game)
+            self._paused = self._auto_paused = False
+            self._recorder.unpause()
             self._publish(self._event, position=False)
 
     def share(self) -> str:
@@ -368,6 +453,63 @@ class PyramidWidget(anywidget.AnyWidget):
             target=self._deal_worker, args=(rules,), name="pyramid-deal", daemon=True
         ).start()
 
+    # ------------------------------------------------------------------ the review
+    def review(self, time_limit: float | None = None) -> Review:
+        """Review the game (see `pyramid_widget.review`), show the table on the board, and
+        return the `Review` (a table in a notebook cell). The game reviewed is the whole line
+        played, moves undone but still redoable included.
+
+        Like the board's Review button, it needs the game to be over (won or out of moves) or
+        every card seen, since the solver judges with every card known; `review(w.game)`
+        works at any time for a notebook user who knows what they are asking for.
+        """
+        from .review import DEFAULT_TIME_LIMIT
+        from .review import review as review_game
+
+        with self._lock:
+            game, job = self._start_review(show_progress=False)
+        result = review_game(
+            game, time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+        )
+        with self._lock:
+            if job == self._review_job:
+                self._review = review_view(result)
+                self._publish(self._event, position=False)
+        return result
+
+    def request_review(self) -> None:
+        """A view's Review: "reviewing…" on the board, the solver on a worker thread."""
+        with self._lock:
+            if self._review == REVIEWING:
+                return
+            game, job = self._start_review(show_progress=True)
+        threading.Thread(
+            target=self._review_worker, args=(game, job), name="pyramid-review", daemon=True
+        ).start()
+
+    def step_review(self, moves: int) -> None:
+        """Show the reviewed game after its first `moves` moves (0: the deal's start), by undo
+        or by replaying its moves, so Redo and the table both step forward again. Not a new
+        game and not a restart: the records are untouched and the clock does not run back."""
+        with self._lock:
+            self._check_not_paused()
+            if self._review is None or self._review.get("status") != "done":
+                raise IllegalMove(NO_REVIEW)
+            line = self._reviewed_line
+            if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= len(line):
+                raise ValueError(f"moves must be a number from 0 to {len(line)}, not {moves!r}")
+            game = self._game
+            while len(game.history) > moves:
+                game.undo()
+            while len(game.history) < moves:
+                game.play(line[len(game.history)])  # the redo move when there is one
+            self._changed(MoveEvent("step"))
+
+    def close_review(self) -> None:
+        with self._lock:
+            self._drop_review()
+            self._publish(self._event, position=False)
+
     def set_option(self, name: str, value: bool) -> None:
         if name not in OPTION_NAMES:
             raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTION_NAMES)}")
@@ -375,8 +517,68 @@ class PyramidWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------------ internals
     def _check_not_paused(self) -> None:
-        if self._clock.paused:
+        if self._paused:
             raise IllegalMove(PAUSED)
+
+    def _start_review(self, *, show_progress: bool) -> tuple[Game, int]:
+        """Check that the game may be reviewed and note what is being reviewed; return a copy
+        of the whole line played and the job number its result must still carry."""
+        game = self._game
+        over = game.outcome is not None or self._recorder.finished
+        if not over and not set(game.cards) <= game.seen:
+            raise IllegalMove(REVIEW_LOCKED)
+        line = game.copy()
+        while line.can_redo:
+            line.redo()
+        if not line.history:
+            raise IllegalMove(NOTHING_TO_REVIEW)
+        self._review_job += 1
+        self._reviewed_game, self._reviewed_line = game, tuple(line.log)
+        if show_progress:
+            self._review = REVIEWING
+            self._publish(self._event, position=False)
+        return line, self._review_job
+
+    def _review_worker(self, game: Game, job: int) -> None:
+        try:
+            from .review import review as review_game
+
+            shown = review_view(review_game(game))
+        except Exception as error:  # shown on the board, never raised into the comm
+            traceback.print_exc(file=sys.stderr)
+            shown = {"status": "failed", "reason": f"no review: {error}"}
+        with self._lock:
+            if job == self._review_job:  # else the game moved on and the review was dropped
+                self._review = shown
+                self._publish(self._event, position=False)
+
+    def _review_still_fits(self, event: MoveEvent) -> bool:
+        """A review stays while the board shows the reviewed game at one of its moves."""
+        if event.action in ("new", "restart", "continue") or self._game is not self._reviewed_game:
+            return False
+        log = self._game.log
+        return list(self._reviewed_line[: len(log)]) == log
+
+    def _drop_review(self) -> None:
+        self._review = None
+        self._reviewed_game, self._reviewed_line = None, ()
+        self._review_job += 1
+
+    def _withhold_offer_played_here(self) -> None:
+        """A saved game another open widget of this kernel is playing is not offered here:
+        continuing it (or giving it up by playing on) would take it from under that widget."""
+        offer = self._recorder.offer
+        if offer is not None and offer.game_id in _games_played_elsewhere(self):
+            self._recorder.offer = None
+
+    def _records_mark(self) -> tuple[str, bool, str | None]:
+        """What changes exactly when a game is recorded (won, lost, or an offer given up)."""
+        recorder = self._recorder
+        offer = recorder.offer.game_id if recorder.offer is not None else None
+        return recorder.game_id, recorder.finished, offer
+
+    def _read_records(self) -> dict[str, Any]:
+        return records_view(self._recorder.records(), saving=self.saving)
 
     def _hint_worker(self, game: Game, token: int, fair: bool, limit: float) -> None:
         failure = ""
@@ -424,12 +626,21 @@ class PyramidWidget(anywidget.AnyWidget):
         self._game = game
         self._proven = proven
         self._finding_deal = False
-        self._clock.reset()
         self._changed(MoveEvent("new"))
 
     def _changed(self, event: MoveEvent) -> None:
+        """After every change of position: save and keep the records, then tell the views."""
         self._hint = None
-        self._clock.follow(self._game)
+        mark = self._records_mark()
+        # A review step is saved like a refresh: a position of the same attempt, not a loss.
+        self._recorder.changed("refresh" if event.action == "step" else event.action, self._game)
+        if event.action in ("new", "restart", "continue"):
+            self._paused = self._auto_paused = False
+            self._withhold_offer_played_here()
+        if self._records_mark() != mark:
+            self._records = self._read_records()
+        if not self._review_still_fits(event):
+            self._drop_review()
         self._publish(event, position=True)
         for callback in list(self._callbacks):
             try:
@@ -443,15 +654,18 @@ class PyramidWidget(anywidget.AnyWidget):
         if position:
             self._position_version = self._version
         self._event = event
-        clock = self._clock
+        recorder = self._recorder
         extras = Extras(
-            elapsed=clock.elapsed,
-            running=clock.running,
-            paused=clock.paused,
+            elapsed=recorder.elapsed,
+            running=recorder.clock_running,
+            paused=self._paused,
             hint=self._hint,
             next_rules=self.next_rules,
             finding_deal=self._finding_deal,
             proven=self._proven,
+            offer=offer_view(recorder.offer),
+            records=self._records,
+            review=self._review,
         )
         state = build_state(
             self._game,

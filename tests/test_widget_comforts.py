@@ -17,7 +17,7 @@ from test_widget import Front
 import pyramid_widget.solver as solver
 from pyramid_widget import Game, IllegalMove, deal_for_date
 from pyramid_widget.view import CHECKING
-from pyramid_widget.widget import PAUSED, Clock, PyramidWidget
+from pyramid_widget.widget import PAUSED, PyramidWidget
 
 
 class FakeTime:
@@ -29,10 +29,10 @@ class FakeTime:
 
 
 @pytest.fixture
-def ticking() -> tuple[PyramidWidget, FakeTime]:
-    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
+def ticking(monkeypatch: pytest.MonkeyPatch) -> tuple[PyramidWidget, FakeTime]:
     fake = FakeTime()
-    widget._clock = Clock(fake)
+    monkeypatch.setattr(PyramidWidget, "_now", staticmethod(fake))
+    widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
     return widget, fake
 
 

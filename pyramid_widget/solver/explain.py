@@ -30,11 +30,13 @@ def uncovered(game: Game, move: Move) -> list[Card]:
 
 
 def _partners_after(game: Game, move: Move, card: Card, known: frozenset[Card]) -> list[Card]:
+    """Cards in play after the move that pair with ``card``: waste and stock tops first."""
     after = game.copy()
     after.play(move)
+    tops = [top for top in (after.waste_top, after.stock_top) if top is not None]
     return [
         other
-        for other in after.in_play
+        for other in tops + [c for c in after.exposed if c not in tops]
         if other != card and other.pairs_with(card) and other in known
     ]
 

@@ -27,7 +27,6 @@ class WinnableDeal(NamedTuple):
 
     game: Game
     proven: bool
-    tries: int
 
 
 def deal_winnable(
@@ -52,9 +51,7 @@ def deal_winnable(
     rng = random.Random(seed)
     per_deal_nodes = max(1, int(per_deal * NODES_PER_SECOND))
     left = max(1, int(total * NODES_PER_SECOND))
-    tries = 0
     while True:
-        tries += 1
         game = Game.deal(rng.randrange(1, MAX_DEAL + 1), rules)
         problem = problem_from_game(game)
         solver = Solver(problem)
@@ -64,9 +61,9 @@ def deal_winnable(
             line = None
         left -= max(solver.nodes, 1)
         if line is not None:
-            return WinnableDeal(game, True, tries)
+            return WinnableDeal(game, True)
         if left <= 0:
-            return WinnableDeal(game, False, tries)
+            return WinnableDeal(game, False)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,143 @@
+"""Hints: legal, honest, and (when fair) blind to every card the player has not seen."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from pyramid_widget import Card, Game, Move, build_layout, hint, solve
+from pyramid_widget.cards import PYRAMID_SIZE
+from pyramid_widget.solver.explain import describe
+
+CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
+
+
+def played(deal: int, rules: str, steps: int, seed: int) -> Game:
+    rng = random.Random(seed)
+    game = Game.deal(deal, rules)
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    return game
+
+
+def with_unseen_shuffled(game: Game, seed: int) -> Game:
+    """The same game (same moves played, same cards seen) with the unseen stock cards dealt
+    into the unseen places in another order."""
+    stock = list(game.cards[PYRAMID_SIZE:])
+    places = [j for j, card in enumerate(stock) if card not in game.seen]
+    cards = [stock[j] for j in places]
+    random.Random(seed).shuffle(cards)
+    for j, card in zip(places, cards, strict=True):
+        stock[j] = card
+    twin = Game.from_layout(
+        " ".join(str(card) for card in game.cards[:PYRAMID_SIZE] + tuple(stock)), game.rules
+    )
+    for move in game.log:
+        twin.play(move)
+    assert twin.seen == game.seen
+    return twin
+
+
+@pytest.mark.parametrize("rules", ["classic", "open-stock", "one-recycle", "strict"])
+def test_a_fair_hint_is_the_same_whatever_the_unseen_cards_are(rules):
+    for n in range(6):
+        game = played(n + 1, rules, steps=3 * n, seed=n)
+        if not any(card not in game.seen for card in game.stock):
+            continue
+        first = hint(game, fair=True)
+        for seed in (1, 2):
+            twin = with_unseen_shuffled(game, seed)
+            assert twin.cards != game.cards or len(game.stock) < 2
+            assert hint(twin, fair=True) == first
+
+
+def test_a_fair_hint_never_says_lost_while_a_card_is_unseen():
+    game = Game.deal(3)  # classic deal 3 cannot be won (the all-seeing hint proves it)
+    assert hint(game, fair=False).verdict == "lost"
+    for _ in range(24):
+        fair = hint(game, fair=True)
+        assert fair.verdict != "lost"
+        game.draw()
+    assert all(card in game.seen for card in game.waste + game.stock)
+    assert hint(game, fair=True).verdict == "lost"  # every card seen: it may say so now
+
+
+def test_a_fair_hint_names_only_cards_the_player_has_seen():
+    for n in range(12):
+        game = played(n + 1, "open-stock", steps=n, seed=n)
+        words = hint(game, fair=True).reason
+        for name in CARD.findall(words):
+            assert Card.parse(name) in game.seen, (words, name)
+
+
+@pytest.mark.parametrize("fair", [True, False])
+def test_every_hinted_move_is_legal(fair):
+    for n in range(10):
+        game = played(n + 1, "classic" if n % 2 else "open-stock", steps=2 * n, seed=n)
+        advice = hint(game, fair=fair, time_limit=0.2)
+        if advice.move is None:
+            assert advice.kind == "none"
+            continue
+        assert game.is_legal(advice.move)
+        assert Move.parse(advice.move).kind == advice.kind
+        assert advice.reason
+
+
+def test_following_the_all_seeing_hint_wins_a_winnable_deal():
+    game = Game.deal(1, "open-stock")
+    assert hint(game, fair=False).verdict == "winnable"
+    for _ in range(150):
+        if game.is_won:
+            break
+        advice = hint(game, fair=False, time_limit=5)
+        assert advice.verdict == "winnable"
+        game.play(advice.move)
+    assert game.is_won
+
+
+def test_a_hint_on_a_won_game_has_no_move():
+    game = Game.deal(1, "open-stock")
+    for move in solve(game).moves:
+        game.play(move)
+    done = hint(game)
+    assert (done.move, done.kind, done.verdict) == (None, "none", "winnable")
+
+
+def test_the_reason_explains_what_a_pair_uncovers():
+    # The bottom row's 5h and 8c lie side by side on the Qd; the Ac is on the waste.
+    layout = build_layout({21: "5h", 22: "8c", 15: "Qd"}, ["Ac"])
+    game = Game.from_layout(layout, "classic")
+    game.draw()
+    words = describe(game, Move.parse("8c+5h"))
+    assert words == "removing 5h+8c uncovers Qd, which pairs with the Ac on the waste"
+
+
+def test_the_reason_says_where_a_waste_card_comes_from():
+    layout = build_layout({21: "5h"}, ["8c"])
+    game = Game.from_layout(layout, "classic")
+    game.draw()
+    assert describe(game, Move.parse("5h+8c")).startswith(
+        "removing 5h+8c (the 5h in the pyramid, the 8c on the waste)"
+    )
+
+
+def test_a_fair_hint_with_few_unseen_cards_may_prove_a_win():
+    # Draw all but the last few cards of a winnable deal: every order of the unseen cards is
+    # tried, so a "winnable" verdict holds whatever they are.
+    game = Game.deal(1, "open-stock")
+    for _ in range(21):
+        game.draw()
+    advice = hint(game, fair=True, time_limit=2)
+    if advice.verdict == "winnable":
+        assert advice.chance == 1.0
+    assert advice.verdict != "lost"
+
+
+def test_bad_time_limits_are_refused():
+    with pytest.raises(ValueError):
+        hint(Game.deal(1), time_limit=-1)

@@ -1,0 +1,265 @@
+"""The exact solver: verdicts a player can trust, lines that replay, shortest wins.
+
+Cross-checks against the reference decks in shared/decks (independent solvers' verdicts), the
+engine (every returned line is replayed), a plain brute force on small end-game positions, and
+rule-monotonicity (a rule that only adds moves can never turn a win into a loss).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from pyramid_widget import Game, Rules, solve
+
+DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"  # shared/ lies beside the repo
+
+
+def load(name: str) -> list[dict]:
+    path = DECKS / name
+    if not path.exists():
+        pytest.skip(f"reference decks not found at {path}")
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def replay_wins(game: Game, moves) -> bool:
+    """Play the line on a copy of the engine's game; True when it ends won."""
+    copy = game.copy()
+    for move in moves:
+        copy.play(move)
+    return copy.is_won
+
+
+def check(game: Game, **kwargs):
+    """Solve and, for a win, replay the line on the engine."""
+    solution = solve(game, **kwargs)
+    assert solution.status in ("winnable", "unwinnable")
+    if solution.status == "winnable":
+        assert replay_wins(game, solution.moves), solution.moves
+    else:
+        assert solution.moves == ()
+    return solution
+
+
+# ------------------------------------------------------------------ reference decks
+@pytest.mark.parametrize("deck", ["open-stock.jsonl", "one-pass.jsonl"])
+def test_every_reference_verdict_agrees_and_every_line_replays(deck):
+    for row in load(deck):
+        game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
+        solution = check(game, time_limit=30)
+        if row["verdict"] is not None:
+            assert solution.status == row["verdict"], row["index"]
+
+
+def test_the_one_pass_decks_the_peer_left_undecided_are_all_unwinnable():
+    undecided = [row for row in load("one-pass.jsonl") if row["verdict"] is None]
+    assert undecided, "the reference file should hold some undecided decks"
+    for row in undecided:
+        game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
+        assert check(game, time_limit=30).status == "unwinnable", row["index"]
+
+
+def _optimal_rows(every: int) -> list[dict]:
+    rows = [row for row in load("open-stock.jsonl") if row["verdict"] == "winnable"]
+    return rows[::every]
+
+
+@pytest.mark.parametrize("row", _optimal_rows(8), ids=lambda row: f"deck{row['index']}")
+def test_shortest_wins_have_the_reference_move_counts(row):
+    game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
+    solution = check(game, optimal=True, time_limit=60)
+    assert solution.optimal
+    assert len(solution.moves) == row["optimal_moves"]
+
+
+@pytest.mark.slow
+def test_shortest_wins_on_every_reference_deck():
+    for row in _optimal_rows(1):
+        game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
+        solution = check(game, optimal=True, time_limit=120)
+        assert len(solution.moves) == row["optimal_moves"], row["index"]
+
+
+def test_the_reference_optimal_lines_are_no_shorter_than_ours():
+    """The reference's own lines replay on our engine and are as long as our shortest."""
+    for row in load("open-stock.jsonl")[:40]:
+        if row["verdict"] != "winnable":
+            continue
+        game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
+        assert replay_wins(game, row["solution"]), row["index"]
+        assert len(row["solution"]) == row["optimal_moves"]
+
+
+# ------------------------------------------------------------------ any position
+def test_solving_leaves_the_game_untouched():
+    game = Game.deal(7, "open-stock")
+    game.play("draw")
+    before = (game.code, game.log, game.seen)
+    solve(game)
+    solve(game, optimal=True)
+    assert (game.code, game.log, game.seen) == before
+
+
+def test_a_won_game_is_winnable_with_no_moves_left_to_play():
+    game = Game.deal(1)
+    solution = check(game)
+    for move in solution.moves:
+        game.play(move)
+    assert game.is_won
+    done = solve(game)
+    assert (done.status, done.moves) == ("winnable", ())
+
+
+@pytest.mark.parametrize("rules", ["classic", "open-stock", "one-recycle", "strict"])
+def test_positions_met_in_play_have_consistent_verdicts(rules):
+    """From positions reached by random play: a winnable position's line replays; a lost
+    position stays lost after every legal move; following a line keeps it winnable."""
+    rng = random.Random(f"mid-{rules}")
+    for deal in range(1, 9):
+        game = Game.deal(deal, rules)
+        for _ in range(rng.randrange(3, 30)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        solution = check(game, time_limit=30)
+        if solution.status == "unwinnable":
+            for move in game.legal_moves():
+                child = game.copy()
+                child.play(move)
+                assert solve(child, time_limit=30).status == "unwinnable", (deal, move)
+        elif solution.moves:
+            child = game.copy()
+            child.play(solution.moves[0])
+            assert check(child, time_limit=30).status == "winnable"
+
+
+def test_a_time_limit_gives_unknown_never_a_guess():
+    game = Game.deal(49)  # classic deal 49 takes the search well over a thousand nodes
+    solution = solve(game, time_limit=0.001)
+    assert solution.status == "unknown"
+    assert solution.moves == ()
+    assert solution.winnable is None
+
+
+def test_a_negative_time_limit_is_refused():
+    with pytest.raises(ValueError):
+        solve(Game.deal(1), time_limit=-1)
+
+
+# ------------------------------------------------------------------ every rule setting
+RULE_GRID = [
+    Rules(stock_in_play=open_stock, passes=passes, win=win, king_from_stock=kings)
+    for open_stock in (False, True)
+    for passes in (1, 2, 3, None)
+    for win in ("pyramid", "deck")
+    for kings in ((True, False) if open_stock else (True,))
+]
+
+
+@pytest.mark.parametrize("rules", RULE_GRID, ids=lambda rules: rules.name)
+def test_every_rule_setting_gives_replayable_wins(rules):
+    for deal in (2, 5, 11):
+        check(Game.deal(deal, rules), time_limit=60)
+
+
+def test_rules_that_only_add_moves_never_lose_a_win():
+    """More passes, the stock top in play, Kings off the stock, the pyramid-only win: each
+    only adds legal lines, so a win under the stricter rules is a win under the looser."""
+    looser = {
+        Rules(passes=1): [Rules(passes=2), Rules(passes=1, stock_in_play=True)],
+        Rules(passes=2): [Rules(passes=3)],
+        Rules(passes=3): [Rules(passes=None), Rules(stock_in_play=True)],
+        Rules(passes=1, win="deck"): [Rules(passes=1), Rules(passes=2, win="deck")],
+        Rules(stock_in_play=True, king_from_stock=False): [Rules(stock_in_play=True)],
+        Rules(stock_in_play=True, passes=1, win="deck", king_from_stock=False): [
+            Rules(stock_in_play=True, passes=1, king_from_stock=False)
+        ],
+    }
+    verdicts: dict[tuple[Rules, int], str] = {}
+
+    def verdict(rules: Rules, deal: int) -> str:
+        if (rules, deal) not in verdicts:
+            verdicts[rules, deal] = check(Game.deal(deal, rules), time_limit=60).status
+        return verdicts[rules, deal]
+
+    for deal in range(1, 31):
+        for strict, loose_list in looser.items():
+            if verdict(strict, deal) == "winnable":
+                for loose in loose_list:
+                    assert verdict(loose, deal) == "winnable", (deal, strict.name, loose.name)
+
+
+# ------------------------------------------------------------------ brute force
+def brute_force(game: Game, budget: int) -> bool:
+    """Plain reachability search over the engine's own legal moves, no pruning at all: is a
+    won position reachable? (Under unlimited passes the pass number is left out of the
+    position, so the search is finite.)"""
+    unlimited = game.rules.passes is None
+    visited = set()
+    stack = [game.copy()]
+    while stack:
+        position = stack.pop()
+        if position.is_won:
+            return True
+        key = (position.pyramid, position.waste, position.stock, unlimited or position.pass_number)
+        if key in visited:
+            continue
+        visited.add(key)
+        if len(visited) > budget:
+            raise TimeoutError
+        for move in position.legal_moves():
+            child = position.copy()
+            child.play(move)
+            stack.append(child)
+    return False
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "classic",
+        "classic,passes=1",
+        "classic,passes=unlimited",
+        "open-stock",
+        "strict",
+        "open-stock,king_from_stock=false,win=deck,passes=2",
+    ],
+)
+def test_end_games_agree_with_a_brute_force_search(rules):
+    """Positions near the end of a game, small enough for a search with no pruning at all:
+    reached by following a winning line (then perhaps one random move), or by random play that
+    prefers removals. Both verdicts must turn up."""
+    rng = random.Random(f"brute-{rules}")
+    verdicts = []
+    for deal in range(1, 400):
+        if verdicts.count(True) >= 4 and verdicts.count(False) >= 4:
+            break
+        game = Game.deal(deal, rules)
+        line = list(solve(game, time_limit=30).moves) if verdicts.count(True) < 4 else []
+        if not line and verdicts.count(False) >= 4:
+            continue
+        for _ in range(300):  # unlimited passes could cycle for ever
+            if game.cleared >= 14 or not game.legal_moves():
+                break
+            moves = game.legal_moves()
+            removals = [m for m in moves if m.kind in ("pair", "king")]
+            if line:
+                game.play(line.pop(0))
+            else:
+                game.play(rng.choice(removals if removals and rng.random() < 0.9 else moves))
+        if line and rng.random() < 0.5 and game.legal_moves():
+            game.play(rng.choice(game.legal_moves()))
+        if game.cleared < 14 or game.is_won:
+            continue
+        try:
+            expected = brute_force(game, 6_000)
+        except TimeoutError:
+            continue
+        got = check(game, time_limit=30).status
+        assert got == ("winnable" if expected else "unwinnable"), (deal, game.code)
+        verdicts.append(expected)
+    assert verdicts.count(True) >= 2 and verdicts.count(False) >= 2, verdicts

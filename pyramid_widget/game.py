@@ -12,7 +12,7 @@ left, how many of those lie on the waste, and which pass this is.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -185,6 +185,22 @@ class Game:
         from .saves import game_from_code
 
         return game_from_code(code)
+
+    @classmethod
+    def from_position(
+        cls,
+        pyramid: Mapping[int, str],
+        stock: Sequence[str] = (),
+        waste: Sequence[str] = (),
+        rules: Rules | str | None = None,
+        *,
+        pass_number: int = 1,
+    ) -> Game:
+        """A mid-game position holding only the given cards (for lessons and puzzles): see
+        `saves.game_from_position`. Example: `Game.from_position({27: "5h"}, waste=["8c"])`."""
+        from .saves import game_from_position
+
+        return game_from_position(pyramid, stock, waste, rules, pass_number=pass_number)
 
     @classmethod
     def from_json(cls, text: str) -> Game:

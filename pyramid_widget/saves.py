@@ -16,10 +16,11 @@ start also has the short code "<rules>#<number>" (e.g. "classic#42").
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import COVERED_BY, PYRAMID_SIZE, STOCK_SIZE, Card
-from .deals import check_deal_number, deal_cards
+from .deals import build_layout, check_deal_number, deal_cards, parse_layout
 from .game import Game, IllegalMove, Move, Position
 from .rules import Rules
 
@@ -114,6 +115,40 @@ def check_position(cards: tuple[Card, ...], rules: Rules, pos: Position, seen: l
         raise ValueError("impossible position: move count or score out of range")
     if not set(gone_stock) | set(pos.waste) <= set(seen):
         raise ValueError("impossible position: a card left or lies on the waste unseen")
+
+
+def game_from_position(
+    pyramid: Mapping[int, str],
+    stock: Sequence[str] = (),
+    waste: Sequence[str] = (),
+    rules: Rules | str | None = None,
+    *,
+    pass_number: int = 1,
+) -> Game:
+    """A mid-game position where only the given cards are left; all others were paired away.
+
+    `pyramid` maps pyramid indices (0 the apex, 21-27 the bottom row) to cards; `waste` lists
+    the waste bottom to top, `stock` the stock with the next card first. The player has seen
+    every card but the stock's on the first pass, and everything from the second pass on.
+    Refuses positions no game could reach (a card left under a removed one, unpaired removals).
+    """
+    rules = Rules.parse(rules) if isinstance(rules, str) else rules or Rules()
+    rest = [*waste, *stock]
+    cards = parse_layout(build_layout(dict(pyramid), rest))
+    left_rest = cards[PYRAMID_SIZE : PYRAMID_SIZE + len(rest)]
+    gone = [
+        c
+        for i, c in enumerate(cards)
+        if i >= PYRAMID_SIZE + len(rest) or (i < PYRAMID_SIZE and i not in pyramid)
+    ]
+    kings = sum(card.is_king for card in gone)
+    fewest_moves = kings + (len(gone) - kings) // 2 + pass_number - 1
+    removed = sum(1 << i for i in range(PYRAMID_SIZE) if i not in pyramid)
+    start = Position(removed, left_rest, len(waste), pass_number, fewest_moves)
+    unseen = set() if pass_number > 1 else set(left_rest[len(waste) :])
+    seen = [card for card in cards if card not in unseen]
+    check_position(cards, rules, start, seen)
+    return Game(cards, rules, start=start, seen=seen)
 
 
 # ---------------------------------------------------------------- JSON saves

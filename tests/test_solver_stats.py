@@ -38,7 +38,7 @@ def test_bad_budgets_are_refused():
 
 
 def test_winnability_matches_one_solve_per_deal_on_any_executor():
-    rules = Rules.preset("classic", passes=2)
+    rules = Rules.preset("classic", passes=1)
     expected = [solve(Game.deal(n, rules)).status for n in range(1, 13)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         result = winnability(range(1, 13), rules, executor=pool, chunk=3)

@@ -1,8 +1,8 @@
 // Pyramid Solitaire front end (anywidget ES module, no bundler).
 //
 // Every view draws the model's `state` trait and nothing else, so all views of one widget show
-// the same board; only the selection, the keyboard cursor, the message line and which notices
-// were closed are per view. Every move goes to Python as an intent message; Python answers each
+// the same board; only the selection, the keyboard cursor, the message line, which notices
+// were closed and whether the Records panel is open are per view. Every move goes to Python as an intent message; Python answers each
 // with an ack carrying the engine's verdict. The front end never decides legality: it only
 // highlights partners from the legal moves Python sent.
 
@@ -27,6 +27,7 @@ const OPTIONS = [
   ["dead_end_notice", "Early dead-end notice (looks at unseen cards)"],
   ["winnable_only", "Winnable deals only"],
 ];
+const VERDICT_WORDS = { winnable: "winnable", unwinnable: "lost", unknown: "unknown", won: "won" };
 const REMOVE_MS = 180;
 const DRAG_START_PX = 8;
 
@@ -136,6 +137,11 @@ class PyramidView {
     this.waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
     this.panel = el("div", "pw-panel", { role: "dialog", "aria-modal": "false", hidden: "" });
     this.table.append(this.pyramid, this.stock, this.waste, this.panel);
+    // Below the table, never over the cards: the Continue offer, the records, the review.
+    this.offer = el("div", "pw-offer", { role: "region", "aria-label": "Saved game", hidden: "" });
+    this.records = el("div", "pw-records", { role: "region", "aria-label": "Records", hidden: "" });
+    this.review = el("div", "pw-review", { role: "region", "aria-label": "Game review", hidden: "" });
+    this.showRecords = false;
 
     this.status = el("div", "pw-status", { "aria-label": "Game status" });
     this.hintLine = el("div", "pw-hint-line");
@@ -151,6 +157,7 @@ class PyramidView {
       ["pause", "Pause", ""],
       ["new", "New deal", "N"],
       ["restart", "Restart", ""],
+      ["records", "Records", ""],
       ["fullscreen", "Full screen", "F"],
     ]) {
       const button = el("button", "pw-button", { type: "button", "data-action": action }, label);
@@ -159,7 +166,18 @@ class PyramidView {
       controls.append(button);
     }
     controls.append(this.buildMenu());
-    root.append(this.table, this.status, this.hintLine, this.message, controls, this.live);
+    this.buttons.records.setAttribute("aria-expanded", "false");
+    root.append(
+      this.table,
+      this.offer,
+      this.status,
+      this.hintLine,
+      this.message,
+      controls,
+      this.records,
+      this.review,
+      this.live,
+    );
     host.replaceChildren(root);
 
     root.addEventListener("click", (event) => this.onClick(event));
@@ -219,6 +237,7 @@ class PyramidView {
     deals.append(
       el("button", "pw-button", { type: "button", "data-action": "new" }, "Random deal"),
       el("button", "pw-button", { type: "button", "data-action": "restart" }, "Restart this deal"),
+      el("button", "pw-button", { type: "button", "data-action": "review" }, "Review this game"),
       el("button", "pw-button", { type: "button", "data-action": "daily" }, "Daily deal"),
       numberRow,
       codeRow,
@@ -335,6 +354,9 @@ class PyramidView {
     const moved = !previous || previous.position_version !== state.position_version;
     if (moved) this.narrate(state, previous);
     this.renderPanel(state);
+    this.renderOffer(state);
+    this.renderRecords(state);
+    this.renderReview(state);
     this.root.dataset.version = String(state.version);
     this.restoreFocus(hadFocus, focusedKey);
   }
@@ -544,6 +566,10 @@ class PyramidView {
       text = "New deal";
     } else if (action === "restart") {
       text = "Deal restarted";
+    } else if (action === "continue") {
+      text = `Saved game continued at move ${state.status.moves}`;
+    } else if (action === "step") {
+      text = `The game after move ${this.model.get("moves").length}`;
     }
     const outcome = state.status.outcome;
     if (outcome === "won") {
@@ -604,7 +630,12 @@ class PyramidView {
         `Cards cleared ${s.cleared} of 28`,
       ];
       if (s.score !== null) lines.push(`Score ${s.score}`);
-      buttons = [button("new", "New deal"), button("restart", "Replay this deal"), look];
+      buttons = [
+        button("new", "New deal"),
+        button("restart", "Replay this deal"),
+        button("review", "Review"),
+        look,
+      ];
     } else if (notice.kind === "lost") {
       title = "No solution from here";
       lines = [state.hint.reason || "The solver proved that this position cannot be won."];
@@ -612,7 +643,7 @@ class PyramidView {
     } else if (notice.kind === "stuck") {
       title = "Out of moves";
       lines = ["No pair, no King, no draw and no recycle is left. This is not a loss: undo, or play the deal again."];
-      buttons = [...exits, look];
+      buttons = [...exits, button("review", "Review"), look];
     } else {
       title = "Dead end";
       lines = ["No card the stock can still bring would ever fit the pyramid."];
@@ -641,8 +672,186 @@ class PyramidView {
     this.announce(`${title}. ${lines.join(" ")}`);
   }
 
+  // The Continue offer: how far the saved game got, never its cards (Python sends none).
+  renderOffer(state) {
+    const offer = state.offer;
+    const key = offer ? `offer:${JSON.stringify(offer)}` : null;
+    const box = this.offer;
+    if (!offer || this.closed.has(key)) {
+      box.hidden = true;
+      box.replaceChildren();
+      delete box.dataset.key;
+      return;
+    }
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    const moves = `${offer.moves} move${offer.moves === 1 ? "" : "s"}`;
+    const text =
+      `Your last ${offer.rules} game is saved: ${moves}, ${offer.cleared} of 28 cleared, ` +
+      `${formatTime(offer.elapsed)} played.`;
+    box.replaceChildren(
+      el("span", "pw-offer-text", {}, text),
+      el("button", "pw-button pw-primary", { type: "button", "data-action": "continue" }, "Continue"),
+      el("button", "pw-button", { type: "button", "data-action": "offer-close" }, "Not now"),
+    );
+    box.hidden = false;
+    this.announce(`${text} Continue?`);
+  }
+
+  // The Records panel (opened per view): the current rules' records, as Python keeps them.
+  renderRecords(state) {
+    const box = this.records;
+    const records = state.records;
+    this.buttons.records.setAttribute("aria-expanded", String(this.showRecords));
+    if (!this.showRecords || !records) {
+      box.hidden = true;
+      box.replaceChildren();
+      delete box.dataset.key;
+      return;
+    }
+    const key = JSON.stringify(records);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    const dash = (value, format = String) => (value === null ? "—" : format(value));
+    const items = [
+      ["Games", records.games],
+      ["Wins", records.wins],
+      ["Losses", records.losses],
+      ["Win rate", dash(records.win_rate, (rate) => `${Math.round(rate * 100)}%`)],
+      ["Current streak", records.current_streak],
+      ["Best streak", records.best_streak],
+      ["Fastest win", dash(records.fastest_win, formatTime)],
+      ["Fewest moves", dash(records.fewest_moves)],
+    ];
+    if (state.rules.scoring || records.best_score !== null) {
+      items.push(["Best score", dash(records.best_score)]);
+    }
+    const list = el("dl", "pw-records-list");
+    for (const [name, value] of items) {
+      const item = el("div", "pw-record", { "data-record": name.toLowerCase().replace(/ /g, "_") });
+      item.append(el("dt", "", {}, name), el("dd", "", {}, String(value)));
+      list.append(item);
+    }
+    const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
+    if (!records.saving) {
+      parts.push(el("p", "pw-note", {}, "Saving is off (store=None): nothing is recorded."));
+    }
+    parts.push(el("button", "pw-button", { type: "button", "data-action": "records" }, "Close"));
+    box.replaceChildren(...parts);
+    box.hidden = false;
+  }
+
+  // The game review: a table of the moves, the decisive one marked; a row steps the board
+  // to the position before that move (Python undoes or replays the reviewed game's moves).
+  renderReview(state) {
+    const box = this.review;
+    const review = state.review;
+    if (!review) {
+      box.hidden = true;
+      box.replaceChildren();
+      delete box.dataset.key;
+      return;
+    }
+    const key = JSON.stringify(review);
+    if (box.dataset.key !== key) {
+      box.dataset.key = key;
+      box.replaceChildren(...this.reviewContent(review));
+      box.hidden = false;
+      if (review.status === "done") this.announce(review.summary);
+    }
+    // The row of the move the board is about to play (none at the end of the game).
+    const played = this.model.get("moves").length;
+    for (const row of box.querySelectorAll("tr[data-moves]")) {
+      const current = Number(row.dataset.moves) === played;
+      row.classList.toggle("pw-current", current);
+      if (current) {
+        row.setAttribute("aria-current", "step");
+        this.keepInView(row);
+      } else {
+        row.removeAttribute("aria-current");
+      }
+    }
+  }
+
+  // Scroll the review's own scroller (never the notebook) so that `row` is visible.
+  keepInView(row) {
+    const scroller = row.closest(".pw-review-scroll");
+    const head = scroller.querySelector("thead");
+    const view = scroller.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    const top = view.top + (head ? head.offsetHeight : 0);
+    if (box.top < top) scroller.scrollTop -= top - box.top;
+    else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
+  }
+
+  reviewContent(review) {
+    const title = el("h3", "pw-section-title", {}, "Review");
+    const close = el("button", "pw-button", { type: "button", "data-action": "review-close" }, "Close");
+    if (review.status === "reviewing") {
+      return [title, el("p", "pw-note", { role: "status" }, "reviewing…"), close];
+    }
+    if (review.status !== "done") {
+      return [title, el("p", "pw-note pw-error", { role: "status" }, review.reason), close];
+    }
+    const table = el("table", "pw-review-table");
+    const head = el("tr");
+    for (const name of ["#", "Move", "Before", "After", "Fair hint", ""]) {
+      head.append(el("th", "", { scope: "col" }, name));
+    }
+    table.append(el("thead"), el("tbody"));
+    table.tHead.append(head);
+    for (const row of review.rows) {
+      const tr = el("tr", "pw-review-row", {
+        "data-action": "step",
+        "data-moves": String(row.number - 1),
+        "data-number": String(row.number),
+      });
+      if (row.decisive) tr.classList.add("pw-decisive");
+      const step = el(
+        "button",
+        "pw-step",
+        {
+          type: "button",
+          "data-action": "step",
+          "data-moves": String(row.number - 1),
+          "aria-label": `Show the board before move ${row.number}, ${row.move}`,
+        },
+        String(row.number),
+      );
+      const cell = (text, className = "") => el("td", className, {}, text);
+      const first = el("td");
+      first.append(step);
+      const hint = row.hint ? `${row.hint}${row.followed ? " ✓" : ""}` : "";
+      const hintCell = cell(hint);
+      if (row.hint_reason) hintCell.title = row.hint_reason;
+      const note = row.decisive
+        ? `◀ the win slipped away here; ${row.keeps_win} would keep it`
+        : "";
+      tr.append(
+        first,
+        cell(row.move, "pw-notation"),
+        cell(VERDICT_WORDS[row.before] || row.before, `pw-verdict pw-${row.before}`),
+        cell(VERDICT_WORDS[row.after] || row.after, `pw-verdict pw-${row.after}`),
+        hintCell,
+        cell(note, "pw-review-note"),
+      );
+      table.tBodies[0].append(tr);
+    }
+    const scroller = el("div", "pw-review-scroll");
+    scroller.append(table);
+    const end = el(
+      "button",
+      "pw-button",
+      { type: "button", "data-action": "step-end", "data-moves": String(review.rows.length) },
+      "Back to the end",
+    );
+    const actions = el("div", "pw-row");
+    actions.append(end, close);
+    return [title, el("p", "pw-review-summary", {}, review.summary), scroller, actions];
+  }
+
   // ---------------------------------------------------------------- commands
-  command(action) {
+  command(action, node = null) {
     const state = this.state;
     if (!state) return;
     if (action === "fullscreen") return this.toggleFullscreen();
@@ -651,6 +860,23 @@ class PyramidView {
       const notice = this.currentNotice(state);
       if (notice) this.closed.add(notice.key);
       return this.renderPanel(state);
+    }
+    if (action === "offer-close") {
+      if (state.offer) this.closed.add(`offer:${JSON.stringify(state.offer)}`);
+      return this.renderOffer(state);
+    }
+    if (action === "records") {
+      this.showRecords = !this.showRecords;
+      return this.renderRecords(state);
+    }
+    if (action === "review") {
+      // From a notice, the board behind it shows again: the review steps through it.
+      if (this.panel.contains(node)) this.command("look");
+      return this.closeMenuAnd("review");
+    }
+    if (action === "review-close") return this.send("review_close");
+    if (action === "step" || action === "step-end") {
+      return this.send("review_step", { moves: Number(node.dataset.moves) });
     }
     if (action === "copy") return this.copy(state.deal.id, "Deal code copied");
     if (action === "menu") return;
@@ -710,10 +936,10 @@ class PyramidView {
     }
     const actionNode = event.target.closest("[data-action]");
     if (actionNode && actionNode.tagName !== "SUMMARY") {
-      this.command(actionNode.dataset.action);
+      this.command(actionNode.dataset.action, actionNode);
       return;
     }
-    if (event.target.closest(".pw-panel, .pw-menu")) return;
+    if (event.target.closest(".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review")) return;
     const cardNode = event.target.closest(".pw-card[data-card]");
     const pileNode = event.target.closest("[data-pile]");
     if (pileNode && pileNode.dataset.pile === "stock") {

@@ -1,0 +1,109 @@
+"""Saved games, records and the game review in a real JupyterLab and a real Chromium: a game
+left when its kernel goes, continued in the reopened notebook; the Records panel after a win;
+the review's table with the decisive mistake marked, stepping the board back to it."""
+
+from __future__ import annotations
+
+import re
+
+from harness import run_all, run_code, wait_for_widget
+from playwright.sync_api import expect
+from test_widget_latency import SOLUTION
+from test_widget_play import LAYOUT, _has, kernel
+
+
+def open_widget(lab_notebook, name: str, rules: str):
+    """A notebook showing a widget on LAYOUT under `rules`, run and rendered."""
+    cells = [
+        f"from pyramid_widget import Game, PyramidWidget\nw = PyramidWidget({rules!r}, "
+        f"layout={LAYOUT!r})",
+        "w",
+    ]
+    page = lab_notebook(name, cells)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    return page, cells
+
+
+def test_a_game_left_with_its_kernel_continues_in_the_reopened_notebook(lab_notebook, jupyter_lab):
+    page, cells = open_widget(lab_notebook, "widget_continue.ipynb", "open-stock")
+    board = page.locator(".pw-root")
+    board.locator('[data-card="Kc"]').click()
+    board.locator('[data-card="Kh"]').click()
+    board.locator('[data-card="7h"]').click()
+    board.locator('[data-pile="stock"]').click()  # 7h with the face-up 6d
+    board.locator('button[data-action="undo"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 2")
+    assert kernel(page, "w.moves, w.game.redo_moves") == "['Kc', 'Kh'] [Move.parse('6d+7h')]"
+
+    # Close everything: the kernel goes, the page goes; then open the notebook again.
+    jupyter_lab.shutdown_kernels()
+    page = lab_notebook("widget_continue.ipynb", cells)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    board = page.locator(".pw-root")
+    offer = board.locator(".pw-offer")
+    expect(offer).to_contain_text("Your last open-stock game is saved: 2 moves, 2 of 28 cleared")
+    expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)  # not until asked
+
+    offer.locator('button[data-action="continue"]').click()
+    expect(offer).to_be_hidden()
+    expect(board.locator(".pw-pyramid [data-card]")).to_have_count(26)
+    expect(board.locator(".pw-status")).to_contain_text("Moves 2")
+    assert kernel(page, "w.moves") == "['Kc', 'Kh']"
+    board.locator('button[data-action="redo"]').click()  # the undo history came back too
+    expect(board.locator('[data-card="7h"]')).to_have_count(0)
+    assert kernel(page, "w.moves") == "['Kc', 'Kh', '6d+7h']"
+
+
+def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
+    page, _ = open_widget(lab_notebook, "widget_records.ipynb", "scored")
+    board = page.locator(".pw-root")
+    board.locator('button[data-action="records"]').click()
+    records = board.locator(".pw-records")
+    expect(records).to_contain_text("Records: scored")
+    expect(records.locator('[data-record="wins"] dd')).to_have_text("0")
+
+    # A win played by the solver's moves: the open panel follows.
+    run_code(
+        page, "from pyramid_widget import solve\nfor move in solve(w.game).moves: w.play(move)"
+    )
+    expect(board.locator(".pw-panel")).to_contain_text("Pyramid cleared!")
+    expect(records.locator('[data-record="games"] dd')).to_have_text("1")
+    expect(records.locator('[data-record="wins"] dd')).to_have_text("1")
+    expect(records.locator('[data-record="win_rate"] dd')).to_have_text("100%")
+    expect(records.locator('[data-record="fewest_moves"] dd')).to_have_text(
+        kernel(page, "w.game.move_count")
+    )
+    expect(records.locator('[data-record="best_score"] dd')).to_have_text(
+        kernel(page, "w.game.score")
+    )
+
+    # A game that goes wrong at move 16 (2s+Jc; 2s+Jh keeps the win), played on until stuck.
+    line = [*SOLUTION[:15], "2s+Jc"]
+    run_code(
+        page,
+        f"w.new_deal(code=Game.from_layout({LAYOUT!r}, 'open-stock').deal_id)\n"
+        f"for move in {line!r}: w.play(move)\n"
+        "while w.game.outcome is None: w.play(w.game.legal_moves()[0])",
+    )
+    panel = board.locator(".pw-panel")
+    expect(panel).to_contain_text("Out of moves")
+    panel.locator('button[data-action="review"]').click()
+    expect(panel).to_be_hidden()  # the board shows behind the review
+    review = board.locator(".pw-review")
+    expect(review).to_contain_text(re.compile("reviewing|winnable until move 16"))
+    decisive = review.locator("tr.pw-decisive")
+    expect(decisive).to_have_count(1, timeout=30_000)
+    expect(decisive).to_contain_text("2s+Jc")
+    expect(decisive).to_contain_text("2s+Jh would keep it")
+    assert decisive.get_attribute("data-number") == "16"
+
+    # Its row steps the board back to the position before the mistake, redo kept, and that
+    # is no restart: no loss is recorded.
+    losses = kernel(page, "w.records().losses")
+    decisive.locator('button[data-action="step"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 15")
+    expect(decisive).to_have_class(_has("pw-current"))
+    assert kernel(page, "len(w.moves), w.game.can_redo") == "15 True"
+    assert kernel(page, "w.records().losses") == losses

@@ -19,6 +19,7 @@ needs on top: the Continue offer, the Records panel and the game review.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -36,7 +37,7 @@ from .game import DRAW, RECYCLE, Game, IllegalMove, Move, deal_for_date
 from .records import Recorder, Records
 from .review import Review
 from .rules import Rules
-from .store import DEFAULT, FinishedGame, NullStore, Store, open_store
+from .store import DEFAULT, FinishedGame, NullStore, Store, _Default, open_store
 from .view import (
     CHECKING,
     REVIEWING,
@@ -57,6 +58,9 @@ REVIEW_LOCKED = (
 )
 NOTHING_TO_REVIEW = "no move has been played yet: nothing to review"
 NO_REVIEW = "there is no review to step through: ask for one first"
+
+#: What `store=` accepts: DEFAULT (the records database), a path, a Store, or None (no saving).
+StoreChoice = Store | NullStore | str | os.PathLike[str] | _Default | None
 
 #: Widgets not yet closed, so that two of them in one kernel never play the same saved game.
 _OPEN: weakref.WeakSet[PyramidWidget] = weakref.WeakSet()
@@ -137,6 +141,9 @@ class PyramidWidget(anywidget.AnyWidget):
     hint_time_limit = traitlets.Float(1.0, help="Seconds a hint may think.")
     next_rules = traitlets.Unicode(help="The rules new deals use (a Rules name).")
 
+    #: Where the clock reads the time (a seam for tests); only play time is ever counted.
+    _now: Callable[[], float] = staticmethod(time.monotonic)
+
     def __init__(
         self,
         rules: Rules | str = "classic",
@@ -144,7 +151,7 @@ class PyramidWidget(anywidget.AnyWidget):
         layout: str | None = None,
         *,
         game: Game | None = None,
-        store: Store | NullStore | str | Path | None = DEFAULT,
+        store: StoreChoice = DEFAULT,
         **kwargs: Any,
     ) -> None:
         self._game = _make_game(rules, deal, layout, game)
@@ -175,15 +182,12 @@ class PyramidWidget(anywidget.AnyWidget):
         self.observe(self._options_changed, names=[*OPTION_NAMES, "next_rules"])
         self.on_msg(self._on_msg)
 
-    #: Where the clock reads the time (a seam for tests); only play time is ever counted.
-    _now: Callable[[], float] = staticmethod(time.monotonic)
-
     @classmethod
     def resume(
         cls,
         rules: Rules | str = "classic",
         *,
-        store: Store | NullStore | str | Path | None = DEFAULT,
+        store: StoreChoice = DEFAULT,
         **kwargs: Any,
     ) -> PyramidWidget | None:
         """A widget on the last unfinished game of `rules` saved in `store`, with its position,

@@ -7,7 +7,9 @@ and with the stock face down each card still in the stock needs a draw). It neve
 and drops by at most one per move, so the first win taken off the queue is a shortest one.
 
 The successor rules are the exact search's (see `search`), each of which keeps a shortest win:
-a King leaves at once (the deletion lemma's line is no longer); pyramid pairs are tried only
+a pyramid King leaves at once (the deletion lemma's line is no longer; a King on the waste or
+the stock is forced only under the whole-deck win, as a shortest pyramid win may never spend a
+move on it); pyramid pairs are tried only
 after a removal (the same pair played before the draws gives a line of the same length); the
 draws between two links where something can be removed are one edge costing one per draw; the
 counting bounds and the last-pass burial only drop positions or cards that can never help.
@@ -92,7 +94,7 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
     problem = solver.problem
     if P == FULL and (not S or not solver.deck_win):
         return []
-    king_bit, king, pairs, by_value, bounds, _, useful, _ = solver._info(P)
+    king_bit, king, pairs, by_value, bounds, _, useful, _, _ = solver._info(P)
     for mask, low, high, _ in bounds:
         n = (S & mask).bit_count()
         if n < low or n > high:
@@ -102,11 +104,15 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
         return [(1, (P | king_bit, S, k, p, True), pyramid[king])]
     out: list[tuple[int, State, str]] = []
     w = (S & ((1 << k) - 1)).bit_length() - 1
-    if w >= 0 and sv[w] == 13:
-        return [(1, (P, S ^ (1 << w), k, p, True), stock[w])]
+    # A King on the waste or the stock: forced only under the whole-deck win, where every
+    # win removes it anyway; under the pyramid win a shortest line may leave it be.
     open_stock = problem.stock_in_play
+    if w >= 0 and sv[w] == 13:
+        out.append((1, (P, S ^ (1 << w), k, p, True), stock[w]))
     if open_stock and k < EMPTY_STOCK and sv[k] == 13 and problem.king_from_stock:
-        return [(1, (P, S ^ (1 << k), next_stock(S, k), p, True), stock[k])]
+        out.append((1, (P, S ^ (1 << k), next_stock(S, k), p, True), stock[k]))
+    if out and solver.deck_win:
+        return out[:1]
     if fresh:
         for bits, i, j in pairs:
             out.append((1, (P | bits, S, k, p, True), pair_notation(pyramid[i], pyramid[j])))

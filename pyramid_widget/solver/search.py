@@ -28,13 +28,30 @@ removals needed, then fewest moves, then cards left). A winnable position of V w
 measure would then have a winnable successor of smaller measure in V: impossible. So no
 position of V, the start included, is winnable. The rules (each argued at its definition):
 
-1. `dead`: the counting and matching bounds per pair of ranks (`_bounds`).
-2. Forced Kings: a King that can leave now leaves now, and nothing else is tried (`_dfs`).
-3. Forced last pair: when the only two cards left of ranks r and 13-r are both in play, they
-   pair now and nothing else is tried.
+1. Bounds: the counting and matching bounds per pair of ranks (`PyramidFacts._bounds`): a
+   position that breaks one is lost (a pyramid card whose every partner left lies on it, too
+   few partners left for the cards of a rank ...).
+2. Forced Kings: a King that can leave now (pyramid, waste top, face-up stock top when the rules
+   let it go from there) leaves now, and nothing else is tried (deletion lemma).
+3. Forced single partner: when an exposed pyramid card has exactly one possible partner left
+   (a card of the matching value, still in the game, that can ever be in play with it) and that
+   partner is in play now, the two pair now and nothing else is tried. Every win removes the
+   pyramid card, and only with that partner, so the deletion lemma applies.
 4. Pyramid pairs commute with draws and recycles: a pair of two pyramid cards is tried only in a
-   position reached by a removal (or the start), not after a draw or a recycle.
-5. Pass dominance: a position already searched at pass p fails again at any pass >= p.
+   position reached by a removal (or the start), not after a draw or a recycle. A win that
+   plays such a pair after draws D can play it before D instead: one removal fewer from the
+   position after the pair, which is where the search tries it.
+5. Pass dominance: a position already searched at pass p fails again at any pass >= p (a later
+   pass allows the same moves, minus recycles).
+6. Burial in the last pass (`Solver._buried`): with no recycle left, a waste card that can
+   never leave (its partners, spent one per card from the top down, run out) locks the cards
+   under it for good. They are dropped from the position (they can never be used, so the
+   positions with and without them win alike); under the whole-deck win the position is lost.
+7. Relaxation (`PyramidFacts.relaxed`), checked once at the start: if the pyramid could not be
+   cleared even with every waste and stock card usable at any time, the position is lost.
+
+Draws where nothing can be removed are walked through without being memoised (they have one
+move, the next draw), and a link reached again ends the walk: its continuation was searched.
 
 Deletion lemma (used by 2 and 3): deleting a card from the waste-and-stock sequence, or a
 pyramid card from the pyramid, never makes another move illegal: the waste top and the stock top
@@ -47,6 +64,7 @@ more moves.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -138,7 +156,14 @@ def first_stock(S: int, k: int) -> int:
     return k + (rest & -rest).bit_length() - 1
 
 
-def _max_matching(left: Sequence[int], right: Sequence[int]) -> int:
+@functools.cache
+def _exposed(P: int) -> tuple[int, ...]:
+    """The pyramid cards in play when the cards of mask P are gone (the same for every deal)."""
+    return tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i])
+
+
+@functools.cache
+def _max_matching(left: tuple[int, ...], right: tuple[int, ...]) -> int:
     """Largest set of disjoint pairs (l, r) of pyramid cards that can ever be in play together
     (neither lies on the other). Tiny graphs (at most 4 x 4): simple augmenting paths."""
     match: dict[int, int] = {}
@@ -166,6 +191,14 @@ class PyramidFacts:
         self.pv = tuple(pyramid_values)
         self.deck_win = deck_win
         self.stock_in_play = stock_in_play
+        self._partners = tuple(
+            sum(
+                1 << j
+                for j in range(PYRAMID_SIZE)
+                if self.pv[i] + self.pv[j] == 13 and not _COMPARABLE[i] >> j & 1
+            )
+            for i in range(PYRAMID_SIZE)
+        )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._relaxed_left: int | None = None
@@ -173,12 +206,14 @@ class PyramidFacts:
 
     def facts(self, P: int) -> tuple:
         """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
-        counts of cards left by value, removals lower bound, bounds as (value, low, high))."""
+        counts of cards left by value, removals lower bound, bounds as (value, low, high),
+        and per exposed card other than a King: (index, partner value, mask of the pyramid
+        cards left that could still pair with it))."""
         facts = self._facts.get(P)
         if facts is not None:
             return facts
         pv = self.pv
-        exposed = [i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i]]
+        exposed = _exposed(P)
         king = next((i for i in exposed if pv[i] == 13), -1)
         by_value: list[tuple[int, ...]] = [() for _ in range(14)]
         for i in exposed:
@@ -189,11 +224,13 @@ class PyramidFacts:
             for j in exposed[n + 1 :]
             if pv[i] + pv[j] == 13
         )
-        counts = [0] * 14
+        left_by_value: list[list[int]] = [[] for _ in range(14)]
         for i in range(PYRAMID_SIZE):
             if not P >> i & 1:
-                counts[pv[i]] += 1
-        specs, removals = self._bounds(P)
+                left_by_value[pv[i]].append(i)
+        counts = [len(cards) for cards in left_by_value]
+        specs, removals = self._bounds(left_by_value)
+        lonely = tuple((i, 13 - pv[i], self._partners[i] & ~P) for i in exposed if pv[i] != 13)
         facts = (
             (1 << king) if king >= 0 else 0,
             king,
@@ -202,11 +239,14 @@ class PyramidFacts:
             tuple(counts),
             removals,
             specs,
+            lonely,
         )
         self._facts[P] = facts
         return facts
 
-    def _bounds(self, P: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
+    def _bounds(
+        self, left_by_value: list[list[int]]
+    ) -> tuple[tuple[tuple[int, int, int], ...], int]:
         """Counting and matching bounds, as (value, low, high): the number of cards of that
         value still in waste and stock must lie in [low, high], or the position is lost.
 
@@ -224,15 +264,12 @@ class PyramidFacts:
         King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
         a matched pair can be two pyramid cards).
         """
-        pv = self.pv
-        remaining = [i for i in range(PYRAMID_SIZE) if not P >> i & 1]
         bounds = []
-        removals = sum(1 for i in remaining if pv[i] == 13)
+        removals = len(left_by_value[13])
         for r in range(1, 7):
             s = 13 - r
-            left = [i for i in remaining if pv[i] == r]
-            right = [i for i in remaining if pv[i] == s]
-            m = _max_matching(left, right) if left and right else 0
+            left, right = left_by_value[r], left_by_value[s]
+            m = _max_matching(tuple(left), tuple(right)) if left and right else 0
             high_r = high_s = 4
             if self.deck_win and not self.stock_in_play:
                 high_r, high_s = len(right), len(left)
@@ -275,7 +312,7 @@ class PyramidFacts:
             # Whole deck: with the stock face down only Kings may be left in the bag.
             result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
         else:
-            king_bit, _, pairs, by_value, _, _, specs = self.facts(P)
+            king_bit, _, pairs, by_value, _, _, specs, _ = self.facts(P)
             result = False
             for v, low, high in specs:
                 n = bag >> 3 * v & 7
@@ -347,18 +384,18 @@ class Solver:
         """Facts about pyramid state P for this stock, cached: (King bit, King index, pyramid
         pairs, exposed cards by value, bounds as (stock mask, low, high, 3 * value), counts of
         pyramid cards left by value, mask of stock cards that could pair with an exposed card
-        or are Kings, removals lower bound)."""
+        or are Kings, removals lower bound, exposed cards' pyramid partners (see `facts`))."""
         info = self._pinfo.get(P)
         if info is not None:
             return info
-        king_bit, king, pairs, by_value, counts, removals, specs = self.pyramid.facts(P)
+        king_bit, king, pairs, by_value, counts, removals, specs, lonely = self.pyramid.facts(P)
         masks = self._value_masks
         useful = masks[13]
         for v in range(1, 13):
             if by_value[13 - v]:
                 useful |= masks[v]
         bounds = tuple((masks[v], low, high, 3 * v) for v, low, high in specs)
-        info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals)
+        info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals, lonely)
         self._pinfo[P] = info
         return info
 
@@ -464,7 +501,7 @@ class Solver:
         """
         if P == FULL and (not S or not self.deck_win):
             return True
-        king_bit, king, pairs, by_value, bounds, counts, useful, _ = self._info(P)
+        king_bit, king, pairs, by_value, bounds, counts, useful, _, lonely = self._info(P)
         for mask, low, high, _ in bounds:
             n = (S & mask).bit_count()
             if n < low or n > high:
@@ -476,6 +513,23 @@ class Solver:
                 out.append(pyramid[king])
                 return True
             return False
+        # Rule 3: an exposed card whose one partner left is in play pairs with it now. Such a
+        # partner in the pyramid is played here; one in waste or stock is noted in ``solo`` for
+        # the links of the chain where it is on top.
+        solo: dict[int, int] = {}
+        masks = self._value_masks
+        for i, need, mates in lonely:
+            others = S & masks[need]
+            if mates:
+                if not others and not mates & (mates - 1):
+                    j = mates.bit_length() - 1
+                    if P & COVER[j] == COVER[j]:
+                        if self._dfs(P | 1 << i | mates, S, k, p, True, out):
+                            out.append(pair_notation(pyramid[i], pyramid[j]))
+                            return True
+                        return False
+            elif others and not others & (others - 1):
+                solo[others] = i
         problem = self.problem
         memo = self._memo
         stock = problem.stock
@@ -514,6 +568,18 @@ class Solver:
                         out.extend(["draw"] * draws)
                         return True
             w = (S & ((1 << k) - 1)).bit_length() - 1
+            if solo:
+                for bit in (1 << w if w >= 0 else 0, 1 << k if open_stock else 0):
+                    i = solo.get(bit)
+                    if i is not None:
+                        # Rule 3 (see above): the one partner left of pyramid card i is on top.
+                        j = bit.bit_length() - 1
+                        nk = next_stock(S, k) if j == k else k
+                        if self._dfs(P | 1 << i, S ^ bit, nk, p, True, out):
+                            out.append(pair_notation(pyramid[i], stock[j]))
+                            out.extend(["draw"] * draws)
+                            return True
+                        return False
             if w >= 0:
                 wv = sv[w]
                 if wv == 13:

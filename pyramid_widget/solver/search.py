@@ -47,8 +47,9 @@ position of V, the start included, is winnable. The rules (each argued at its de
    never leave (its partners, spent one per card from the top down, run out) locks the cards
    under it for good. They are dropped from the position (they can never be used, so the
    positions with and without them win alike); under the whole-deck win the position is lost.
-7. Relaxation (`PyramidFacts.relaxed`), checked once at the start: if the pyramid could not be
-   cleared even with every waste and stock card usable at any time, the position is lost.
+7. Relaxation (`PyramidFacts.relaxed`), checked at the start and after each recycle: if the
+   pyramid could not be cleared even with every waste and stock card usable at any time, the
+   position is lost.
 
 Draws where nothing can be removed are walked through without being memoised (they have one
 move, the next draw), and a link reached again ends the walk: its continuation was searched.
@@ -202,6 +203,7 @@ class PyramidFacts:
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._relaxed_left: int | None = None
+        self._ticks = 0
         self.on_tick = None  # called every 512 relaxed positions (the solver's budget check)
 
     def facts(self, P: int) -> tuple:
@@ -302,12 +304,13 @@ class PyramidFacts:
         known = self._relaxed.get(key)
         if known is not None:
             return known
+        self._ticks += 1
+        if not self._ticks & 511 and self.on_tick is not None:
+            self.on_tick()
         if self._relaxed_left is not None:
             self._relaxed_left -= 1
             if self._relaxed_left < 0:
                 raise _OutOfBudget
-            if not self._relaxed_left & 511 and self.on_tick is not None:
-                self.on_tick()
         if P == FULL:
             # Whole deck: with the stock face down only Kings may be left in the bag.
             result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
@@ -413,13 +416,8 @@ class Solver:
         return sum((S & masks[v]).bit_count() << 3 * v for v in range(1, 14))
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
-        """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions,
-        watching this solver's time and node budget."""
-        self.pyramid.on_tick = self.check_budget
-        try:
-            return self.pyramid.relaxed_within(P, bag, budget)
-        finally:
-            self.pyramid.on_tick = None
+        """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions."""
+        return self.pyramid.relaxed_within(P, bag, budget)
 
     def settle(self, P: int, S: int, k: int, p: int, fresh: bool) -> tuple | None:
         """A position as the search keeps it: in the last pass the buried waste cards are
@@ -477,10 +475,14 @@ class Solver:
         if self.problem.passes is None:
             p = 0
         out: list[str] = []
-        if not self.relaxed_within(P, self.bag(S), relaxed_budget):
-            return None
-        if not self._dfs(P, S, k, p, True, out):
-            return None
+        self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
+        try:
+            if not self.relaxed_within(P, self.bag(S), relaxed_budget):
+                return None
+            if not self._dfs(P, S, k, p, True, out):
+                return None
+        finally:
+            self.pyramid.on_tick = None
         out.reverse()
         return out
 
@@ -538,6 +540,8 @@ class Solver:
         king_from_stock = problem.king_from_stock
         deck_win = self.deck_win
         last = p == problem.passes
+        if not fresh and not self.pyramid.relaxed(P, self.bag(S)):
+            return False  # rule 7, after a recycle
         draws = 0
         while True:
             if last and S & ((1 << k) - 1):

@@ -7,7 +7,8 @@ and with the stock face down each card still in the stock needs a draw). It neve
 and drops by at most one per move, so the first win taken off the queue is a shortest one.
 
 The successor rules are the exact search's (see `search`), each of which keeps a shortest win:
-a pyramid King leaves at once (the deletion lemma's line is no longer; a King on the waste or
+a pyramid King leaves at once, and so does a pyramid card with its one partner left when that
+partner is in play (the deletion lemma's line is no longer; a King on the waste or
 the stock is forced only under the whole-deck win, as a shortest pyramid win may never spend a
 move on it); pyramid pairs are tried only
 after a removal (the same pair played before the draws gives a line of the same length); the
@@ -19,7 +20,16 @@ from __future__ import annotations
 
 import time
 
-from .search import EMPTY_STOCK, FULL, SearchTimeout, Solver, first_stock, next_stock, pair_notation
+from .search import (
+    COVER,
+    EMPTY_STOCK,
+    FULL,
+    SearchTimeout,
+    Solver,
+    first_stock,
+    next_stock,
+    pair_notation,
+)
 
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits
@@ -28,15 +38,20 @@ State = tuple[int, int, int, int, bool]  # P, S, k, pass, fresh
 
 
 def _heuristic(solver: Solver, P: int, S: int, k: int) -> int:
-    """A lower bound on the moves still needed (see the module docstring), plus the draws
-    needed to reach the cards the pyramid must still take from waste and stock.
+    """A lower bound on the moves still needed: the removals bound of `PyramidFacts._bounds`
+    (under the whole-deck win: the same count over every card left, plus a draw for each card
+    of a face-down stock), plus the moves needed to reach cards the pyramid must still take
+    from the stock.
 
-    Draw bound: when a bound of `Solver._bounds` says at least n cards of some values must
-    still come from waste and stock, and the waste holds fewer, the rest come from the stock.
-    With the stock face down, using the one that lies d cards deep takes d + 1 draws (face-down
-    cards cannot leave otherwise). With the stock top in play, each of the d cards above it
-    must leave first, each by a move that removes no pyramid card (not counted above) unless
-    its value has a partner still in the pyramid.
+    When a bound says at least n cards of some values must still come from waste and stock and
+    the waste holds fewer, the rest come from the stock part; say the one needed lies d cards
+    deep. Face down, reaching it takes d + 1 draws. With the stock top in play, each of the d
+    cards above it must leave the stock first: by a move that removes no pyramid card (not
+    counted in the removals), or paired with a pyramid card. At least L pyramid cards must take
+    partners from waste and stock (the bounds' lows); the removals bound assumes exactly L, and
+    each further pyramid card paired with a stock card breaks a pyramid pair: half a move more.
+    So with e of the d cards paired (e at most the p whose value has a partner left in the
+    pyramid), the cost is at least (d - e) + max(0, e + 1 - L) / 2, smallest at e = min(d, p).
     """
     info = solver._info(P)
     counts = info[5]
@@ -47,12 +62,11 @@ def _heuristic(solver: Solver, P: int, S: int, k: int) -> int:
         if not solver.problem.stock_in_play:
             bound += (S >> k).bit_count()
         return bound
-    bound = info[7]
+    needs, short, partnered = _needs(solver, P)
     below = S & ((1 << k) - 1)
     ahead = S >> k
     extra = 0
-    short = sum(low for _, low, _, _ in info[4] if low > 0)
-    for mask, low, _, _ in info[4]:
+    for mask, low in needs:
         need = low - (below & mask).bit_count()
         if need <= 0:
             continue
@@ -61,30 +75,33 @@ def _heuristic(solver: Solver, P: int, S: int, k: int) -> int:
             cards &= cards - 1
         if not cards:
             return _LOST  # not enough partners left: the position is lost
-        depth = (cards & -cards).bit_length() - 1
-        before = ahead & ((1 << depth) - 1)
+        before = ahead & ((cards & -cards) - 1)
+        d = before.bit_count()
         if solver.problem.stock_in_play:
-            pairable = (before & (_partnered(solver, P) >> k)).bit_count()
-            draws = before.bit_count() - pairable + (max(0, pairable - short) + 1) // 2
+            e = (before & (partnered >> k)).bit_count()
+            cost = d - e + (max(0, e + 1 - short) + 1) // 2
         else:
-            draws = before.bit_count() + 1
-        extra = max(extra, draws)
-    return bound + extra
+            cost = d + 1
+        extra = max(extra, cost)
+    return info[7] + extra
 
 
-def _partnered(solver: Solver, P: int) -> int:
-    """Mask of the non-pyramid cards whose value has a partner still in pyramid P."""
-    cache = solver.__dict__.setdefault("_partnered", {})
-    mask = cache.get(P)
-    if mask is None:
-        counts = solver._info(P)[5]
+def _needs(solver: Solver, P: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """Per pyramid state, cached: the bounds with a positive low as (stock mask, low), their
+    total L, and the mask of non-pyramid cards whose value has a partner left in the pyramid."""
+    cache = solver.__dict__.setdefault("_needs", {})
+    found = cache.get(P)
+    if found is None:
+        info = solver._info(P)
+        needs = tuple((mask, low) for mask, low, _, _ in info[4] if low > 0)
+        counts = info[5]
         masks = solver._value_masks
-        mask = 0
+        partnered = 0
         for v in range(1, 13):
             if counts[13 - v]:
-                mask |= masks[v]
-        cache[P] = mask
-    return mask
+                partnered |= masks[v]
+        found = cache[P] = (needs, sum(low for _, low in needs), partnered)
+    return found
 
 
 def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
@@ -94,7 +111,7 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
     problem = solver.problem
     if P == FULL and (not S or not solver.deck_win):
         return []
-    king_bit, king, pairs, by_value, bounds, _, useful, _, _ = solver._info(P)
+    king_bit, king, pairs, by_value, bounds, _, useful, _, lonely = solver._info(P)
     for mask, low, high, _ in bounds:
         n = (S & mask).bit_count()
         if n < low or n > high:
@@ -104,9 +121,23 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
         return [(1, (P | king_bit, S, k, p, True), pyramid[king])]
     out: list[tuple[int, State, str]] = []
     w = (S & ((1 << k) - 1)).bit_length() - 1
+    open_stock = problem.stock_in_play
+    masks = solver._value_masks
+    for i, need, mates in lonely:  # rule 3: the one partner left is in play
+        others = S & masks[need]
+        if mates:
+            j = mates.bit_length() - 1
+            if not others and not mates & (mates - 1) and P & COVER[j] == COVER[j]:
+                child = solver.settle(P | 1 << i | mates, S, k, p, True)
+                return [] if child is None else [(1, child, pair_notation(pyramid[i], pyramid[j]))]
+        elif others and not others & (others - 1):
+            j = others.bit_length() - 1
+            if j == w or (open_stock and j == k):
+                nk = next_stock(S, k) if j == k else k
+                child = solver.settle(P | 1 << i, S ^ others, nk, p, True)
+                return [] if child is None else [(1, child, pair_notation(pyramid[i], stock[j]))]
     # A King on the waste or the stock: forced only under the whole-deck win, where every
     # win removes it anyway; under the pyramid win a shortest line may leave it be.
-    open_stock = problem.stock_in_play
     if w >= 0 and sv[w] == 13:
         out.append((1, (P, S ^ (1 << w), k, p, True), stock[w]))
     if open_stock and k < EMPTY_STOCK and sv[k] == 13 and problem.king_from_stock:
@@ -147,7 +178,11 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
                 draws = (S >> k).bit_count()
                 k2 = EMPTY_STOCK
         out.append((draws, solver.settle(P, S, k2, p, False), f"draw*{draws}"))
-    elif S and (problem.passes is None or p < problem.passes):
+    elif (
+        S
+        and (problem.passes is None or p < problem.passes)
+        and solver.pyramid.relaxed(P, solver.bag(S))  # rule 7
+    ):
         q = p if problem.passes is None else p + 1
         out.append((1, solver.settle(P, S, first_stock(S, 0), q, False), "recycle"))
     settled = []

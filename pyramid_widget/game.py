@@ -168,12 +168,12 @@ class Game:
     @classmethod
     def from_layout(cls, text: str, rules: Rules | str | None = None) -> Game:
         """A game on a written layout (cards 1-28 the pyramid, 29-52 the stock)."""
-        return cls(parse_layout(text), _rules(rules))
+        return cls(parse_layout(text), Rules.coerce(rules))
 
     @classmethod
     def deal(cls, number: int, rules: Rules | str | None = None) -> Game:
         """Numbered deal `number` (stable forever; see `deals`)."""
-        return cls(deal_cards(number), _rules(rules), deal_number=number)
+        return cls(deal_cards(number), Rules.coerce(rules), deal_number=number)
 
     @classmethod
     def random(cls, rules: Rules | str | None = None) -> Game:
@@ -592,16 +592,6 @@ class Game:
             f"pass {self.pass_number}/{self.rules.passes_text}, stock {self.stock_count}, "
             f"waste {self.waste_top or '-'}, {self.move_count} moves{score}>"
         )
-
-
-def _rules(rules: Rules | str | None) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, str):
-        return Rules.parse(rules)
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
-    return rules
 
 
 def deal_for_date(date: _dt.date | None = None, rules: Rules | str | None = None) -> Game:

@@ -86,6 +86,17 @@ class Rules:
             overrides[key] = _read(key, raw.strip())
         return cls.preset(head, **overrides)
 
+    @classmethod
+    def coerce(cls, rules: Rules | str | None) -> Rules:
+        """Accept what the public API accepts: a Rules, a name for `parse`, or None (classic)."""
+        if rules is None:
+            return cls()
+        if isinstance(rules, str):
+            return cls.parse(rules)
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
+        return rules
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

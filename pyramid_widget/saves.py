@@ -132,7 +132,7 @@ def game_from_position(
     every card but the stock's on the first pass, and everything from the second pass on.
     Refuses positions no game could reach (a card left under a removed one, unpaired removals).
     """
-    rules = Rules.parse(rules) if isinstance(rules, str) else rules or Rules()
+    rules = Rules.coerce(rules)
     rest = [*waste, *stock]
     cards = parse_layout(build_layout(dict(pyramid), rest))
     left_rest = cards[PYRAMID_SIZE : PYRAMID_SIZE + len(rest)]

@@ -28,12 +28,12 @@ from .solution import problem_from_game
 Kind = Literal["pair", "king", "draw", "recycle", "none"]
 Verdict = Literal["winnable", "lost", "unknown"]
 
-NODES_PER_SECOND = 60_000
+NODES_PER_SECOND = 45_000
 """Search nodes a fair hint may spend per second of its time limit (a modest machine's rate;
 the fair hint counts nodes rather than watching the clock, so its answer is reproducible)."""
 SAMPLES = 24  # completions a fair hint solves at most
 _SAMPLE_NODES = 1_000  # nodes any one completion may use, at least
-_HINT_RELAXED = 2_000  # relaxed positions the up-front check of each hint search may visit
+_HINT_RELAXED = 600  # relaxed positions the up-front check of each hint search may visit
 
 
 @dataclass(frozen=True)

@@ -442,17 +442,19 @@ class Solver:
         """
         sv = self.sv
         spare = list(counts)
-        if self.problem.stock_in_play:
-            masks = self._value_masks
-            for v in range(1, 13):
-                spare[v] += (stock & masks[v]).bit_count()
+        masks = self._value_masks
+        counted = 0 if self.problem.stock_in_play else ~0  # values whose stock cards are in
         while waste:
             b = waste.bit_length() - 1
             v = sv[b]
             if v != 13:
-                if not spare[13 - v]:
+                need = 13 - v
+                if not counted >> need & 1:
+                    counted |= 1 << need
+                    spare[need] += (stock & masks[need]).bit_count()
+                if not spare[need]:
                     return (2 << b) - 1
-                spare[13 - v] -= 1
+                spare[need] -= 1
             waste ^= 1 << b
         return 0
 

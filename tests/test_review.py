@@ -1,6 +1,6 @@
 """The game review names the move that lost a winnable deal, and only that one.
 
-Games are built to contain one decisive mistake: a winnable reference deck (from shared/decks,
+Games are built to contain one decisive mistake: a winnable reference deck (tests/data/decks,
 with its recorded solution; numbered deals with the solver's solution where those decks are not
 at hand) is played along its solution, then at the first point where the solver finds a losing
 alternative, the game takes it and plays on. The review must name exactly that move and offer a
@@ -22,16 +22,12 @@ from pyramid_widget import Card, Game, build_layout
 from pyramid_widget.review import MoveReview, Review, review
 from pyramid_widget.solver import hint, solve
 
-DECKS = Path("/work/shared/decks")
-if not DECKS.is_dir():  # the reference decks travel with the project's shared folder
-    DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
+DECKS = Path(__file__).resolve().parent / "data" / "decks"  # a copy of shared/decks
 
 
 def deck(name: str) -> list[dict]:
-    """The reference decks of one file (none when the shared folder is not at hand)."""
+    """The reference decks of one file."""
     path = DECKS / name
-    if not path.is_file():
-        return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 

@@ -40,10 +40,11 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def peak_memory(game: Game, limit: float) -> float:
-    """MiB allocated at the peak while solving ``game`` (tracemalloc)."""
+def peak_memory(game: Game) -> float:
+    """MiB allocated at the peak while solving ``game`` (tracemalloc; no time limit, as
+    tracing slows the search a few times over)."""
     tracemalloc.start()
-    solve(game, time_limit=limit)
+    solve(game)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak / 2**20
@@ -60,7 +61,7 @@ def run(label: str, games: list[Game], limit: float) -> None:
         decided += solution.status != "unknown"
         if worst is None or spent > worst[0]:
             worst = (spent, game)
-    memory = peak_memory(worst[1], limit) if worst else 0.0
+    memory = peak_memory(worst[1]) if worst else 0.0
     total = sum(times) or 1e-9
     print(
         f"{label:<44} {100 * decided / len(games):6.1f} % {1000 * statistics.median(times):8.1f}"

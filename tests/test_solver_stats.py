@@ -11,8 +11,9 @@ from pyramid_widget.solver import wilson
 
 
 def test_a_winnable_deal_is_proven_and_replays():
-    game, proven = deal_winnable("classic", seed=7)
-    assert proven
+    found = deal_winnable("classic", seed=7)
+    game, proven = found
+    assert proven and found.game is game and found.proven and found.tries >= 1
     assert game.deal_number is not None and game.move_count == 0
     solution = solve(game)
     assert solution.status == "winnable"

@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ..deals import MAX_DEAL, check_deal_number, parse_layout
 from ..game import Game
@@ -22,11 +21,25 @@ NODES_PER_SECOND = 60_000
 nodes instead of watching the clock makes the chosen deal depend on the seed alone."""
 
 
-class WinnableDeal(NamedTuple):
-    """`deal_winnable`'s answer: unpacks as ``game, proven = deal_winnable(...)``."""
+class WinnableDeal(tuple):
+    """`deal_winnable`'s answer: unpacks as ``game, proven = deal_winnable(...)``; also
+    ``.game``, ``.proven`` and ``.tries`` (deals tried)."""
 
-    game: Game
-    proven: bool
+    def __new__(cls, game: Game, proven: bool, tries: int = 1) -> WinnableDeal:
+        deal = super().__new__(cls, (game, proven))
+        deal.tries = tries
+        return deal
+
+    @property
+    def game(self) -> Game:
+        return self[0]
+
+    @property
+    def proven(self) -> bool:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"WinnableDeal(game={self.game!r}, proven={self.proven}, tries={self.tries})"
 
 
 def deal_winnable(
@@ -51,7 +64,9 @@ def deal_winnable(
     rng = random.Random(seed)
     per_deal_nodes = max(1, int(per_deal * NODES_PER_SECOND))
     left = max(1, int(total * NODES_PER_SECOND))
+    tries = 0
     while True:
+        tries += 1
         game = Game.deal(rng.randrange(1, MAX_DEAL + 1), rules)
         problem = problem_from_game(game)
         solver = Solver(problem)
@@ -61,9 +76,9 @@ def deal_winnable(
             line = None
         left -= max(solver.nodes, 1)
         if line is not None:
-            return WinnableDeal(game, True)
+            return WinnableDeal(game, True, tries)
         if left <= 0:
-            return WinnableDeal(game, False)
+            return WinnableDeal(game, False, tries)
 
 
 @dataclass(frozen=True)

@@ -440,23 +440,24 @@ class Solver:
         can never leave, so neither it nor anything under it will ever be in play again (no
         recycle is left). Returns the mask of those cards (0 if none).
         """
-        sv = self.sv
-        spare = list(counts)
         masks = self._value_masks
-        counted = 0 if self.problem.stock_in_play else ~0  # values whose stock cards are in
-        while waste:
-            b = waste.bit_length() - 1
-            v = sv[b]
-            if v != 13:
-                need = 13 - v
-                if not counted >> need & 1:
-                    counted |= 1 << need
-                    spare[need] += (stock & masks[need]).bit_count()
-                if not spare[need]:
-                    return (2 << b) - 1
-                spare[need] -= 1
-            waste ^= 1 << b
-        return 0
+        open_stock = self.problem.stock_in_play
+        cut = -1
+        for v in range(1, 13):
+            cards = waste & masks[v]
+            if not cards:
+                continue
+            supply = counts[13 - v]
+            many = cards.bit_count()
+            if many > supply and open_stock:
+                supply += (stock & masks[13 - v]).bit_count()
+            if many > supply:
+                # Values spend separate partners: the (supply + 1)-th card of this value from
+                # the top is the first one left without a partner.
+                for _ in range(supply):
+                    cards ^= 1 << (cards.bit_length() - 1)
+                cut = max(cut, cards.bit_length() - 1)
+        return (2 << cut) - 1 if cut >= 0 else 0
 
     # ------------------------------------------------------------------ exact search
     def solve(

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pyramid_widget import Game, Rules, hint, solve
 
-DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
+DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"  # copy of shared/decks
 PRESETS = [
     "classic",
     "scored",

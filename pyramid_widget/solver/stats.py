@@ -60,7 +60,7 @@ def deal_winnable(
     """
     if per_deal <= 0 or total <= 0:
         raise ValueError("per_deal and total must be positive numbers of seconds")
-    rules = _rules(rules)
+    rules = Rules.coerce(rules)
     rng = random.Random(seed)
     per_deal_nodes = max(1, int(per_deal * NODES_PER_SECOND))
     left = max(1, int(total * NODES_PER_SECOND))
@@ -188,7 +188,7 @@ def winnability(
     """
     if time_limit is None or time_limit <= 0:
         raise ValueError("time_limit must be a positive number of seconds")
-    rules = _rules(rules)
+    rules = Rules.coerce(rules)
     started = time.perf_counter()
     chunks = _chunks(_checked(deals), max(1, chunk))
     own = executor is None
@@ -243,13 +243,3 @@ def _chunks(items: Iterator[int | str], size: int) -> Iterator[list[int | str]]:
             part = []
     if part:
         yield part
-
-
-def _rules(rules: Rules | str | None) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, str):
-        return Rules.parse(rules)
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
-    return rules

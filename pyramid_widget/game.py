@@ -247,6 +247,21 @@ class Game:
         return self._positions[0]
 
     @property
+    def from_deal_start(self) -> bool:
+        """True when this game began at its deal's start (nothing removed, nothing drawn, pass
+        1, no move counted). A game begun from a mid-game code, a lesson position or a save of
+        a position is practice: records count it as played, never for bests or streaks."""
+        start = self.start
+        return (
+            start.removed == 0
+            and start.waste_count == 0
+            and start.pass_number == 1
+            and start.move_count == 0
+            and start.score == 0
+            and start.rest == self.cards[PYRAMID_SIZE:]
+        )
+
+    @property
     def layout(self) -> str:
         return format_layout(self.cards)
 

@@ -1,20 +1,26 @@
-"""Solver speed: time per deal for every preset, shortest wins, and fair-hint latency.
+"""Solver speed: CPU time per deal for every preset, shortest wins, and fair-hint latency.
 
-    python benchmarks/bench_solver.py [--deals N] [--optimal N] [--hints N] [--limit S]
+    python benchmarks/bench_solver.py [--quick] [--deals N] [--presets A;B] [--optimal N]
+                                      [--hints N] [--limit S] [--save FILE]
 
-Prints, per rule setting, over numbered deals 1..N and over the reference layouts in
-shared/decks: the share decided within the limit, the median, 90th, 99th percentile and
-maximum seconds per deal (CPU time of this process, so other load on the machine counts
-less), the search nodes per second, and the peak memory of the slowest deal (tracemalloc).
-Then `optimal=True` over the open-stock reference decks, and fair hints over positions met
-in random play. Goals (issue 3): every deal decided within 5 s, median under 10 ms, p99 under
-250 ms, optimal median under 0.5 s, a fair hint within 0.3 s on 99 % of positions.
+Per rule setting, over numbered deals 1..N (default 10,000; ``--quick``: 500, for a daily run):
+the share decided, the winnable share with its 95 % Wilson interval, the median, 90th and 99th
+percentile and maximum CPU time per deal (``time.process_time``, so other load on a shared
+machine counts little), search nodes per CPU second, the peak memory of one solve (tracemalloc
+on the slowest deals, solved again untimed: tracing slows the search) and the slowest deals.
+Then ``optimal=True`` over the open-stock reference decks (tests/data/decks), and fair hints on
+positions met in seeded random play.
+
+Goals (issue 15, one core, pure CPython): every deal decided, median <= 2 ms, p99 <= 100 ms,
+max <= 1 s per preset; shortest wins median <= 0.25 s, each one found; a fair hint p99 <= 100 ms;
+one solve's peak memory <= 50 MiB.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -22,6 +28,7 @@ import tracemalloc
 from pathlib import Path
 
 from pyramid_widget import Game, Rules, hint, solve
+from pyramid_widget.solver import wilson
 
 DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"  # copy of shared/decks
 PRESETS = [
@@ -33,121 +40,160 @@ PRESETS = [
     "classic,passes=1",
     "classic,passes=unlimited",
 ]
+MEMORY_DEALS = 3  # the slowest deals of each run whose peak memory is measured
 
 
 def quantile(values: list[float], q: float) -> float:
+    """The q-quantile by the nearest-rank rule (max for q = 1)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def peak_memory(game: Game) -> float:
-    """MiB allocated at the peak while solving ``game`` (tracemalloc; no time limit, as
-    tracing slows the search a few times over)."""
+def peak_memory(game: Game, **kwargs) -> float:
+    """MiB allocated at the peak while solving ``game`` (tracemalloc, untimed)."""
     tracemalloc.start()
-    solve(game)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak / 2**20
+    try:
+        solve(game, **kwargs)
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
 
 
-def run(label: str, games: list[Game], limit: float) -> None:
-    times, nodes, decided, worst = [], 0, 0, None
-    for game in games:
+def ms(seconds: float) -> str:
+    return f"{1000 * seconds:8.1f}"
+
+
+def run(label: str, games: list[tuple[object, Game]], limit: float, save) -> None:
+    """Solve every game, print one line of figures and the slowest deals."""
+    rows = []
+    for name, game in games:
         started = time.process_time()
         solution = solve(game, time_limit=limit)
         spent = time.process_time() - started
-        times.append(spent)
-        nodes += solution.nodes
-        decided += solution.status != "unknown"
-        if worst is None or spent > worst[0]:
-            worst = (spent, game)
-    memory = peak_memory(worst[1]) if worst else 0.0
-    total = sum(times) or 1e-9
+        rows.append((spent, name, solution.status, solution.nodes, game))
+        if save is not None:
+            record = {"set": label, "deal": name, "status": solution.status}
+            record.update(seconds=round(spent, 6), nodes=solution.nodes)
+            save.write(json.dumps(record) + "\n")
+    times = [row[0] for row in rows]
+    decided = sum(row[2] != "unknown" for row in rows)
+    won = sum(row[2] == "winnable" for row in rows)
+    rate = wilson(won, decided)
+    share = f"{100 * won / decided:5.1f} % ({100 * rate[0]:.1f}-{100 * rate[1]:.1f})"
+    slowest = sorted(rows, key=lambda row: row[0], reverse=True)[:MEMORY_DEALS]
+    memory = max(peak_memory(row[4]) for row in slowest)
+    rate_nodes = sum(row[3] for row in rows) / (sum(times) or 1e-9)
     print(
-        f"{label:<44} {100 * decided / len(games):6.1f} % {1000 * statistics.median(times):8.1f}"
-        f" {1000 * quantile(times, 0.9):8.1f} {1000 * quantile(times, 0.99):8.1f}"
-        f" {1000 * max(times):8.1f} {nodes / total:10.0f} {memory:8.1f}",
+        f"{label:<38} {100 * decided / len(rows):6.2f} % {share:>22}"
+        f"{ms(statistics.median(times))}{ms(quantile(times, 0.9))}{ms(quantile(times, 0.99))}"
+        f"{ms(max(times))} {rate_nodes:9.0f} {memory:7.1f}",
         flush=True,
     )
+    worst = ", ".join(f"{row[1]} ({1000 * row[0]:.0f} ms, {row[2]})" for row in slowest)
+    print(f"{'':<40}slowest: {worst}", flush=True)
 
 
-def reference(name: str) -> list[Game]:
+def reference(name: str) -> list[tuple[object, Game]]:
     path = DECKS / name
-    if not path.exists():
-        return []
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [Game.from_layout(row["layout"], Rules.parse(row["rules"])) for row in rows]
+    return [
+        (row["index"], Game.from_layout(row["layout"], Rules.parse(row["rules"]))) for row in rows
+    ]
 
 
 def optimal(count: int, limit: float) -> None:
-    path = DECKS / "open-stock.jsonl"
-    if not path.exists() or count <= 0:
-        return
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    times, agree, winnable = [], 0, 0
+    """Shortest wins on the open-stock reference decks: CPU time and agreement."""
+    rows = [json.loads(line) for line in (DECKS / "open-stock.jsonl").read_text().splitlines()]
+    times, agree, winnable, worst = [], 0, 0, None
     for row in rows[:count]:
         game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
         started = time.process_time()
         solution = solve(game, optimal=True, time_limit=limit)
-        times.append(time.process_time() - started)
+        spent = time.process_time() - started
+        times.append(spent)
         if row["verdict"] == "winnable":
             winnable += 1
-            agree += len(solution.moves) == row["optimal_moves"]
+            agree += solution.optimal and len(solution.moves) == row["optimal_moves"]
+        if worst is None or spent > worst[0]:
+            worst = (spent, row["index"], game)
+    memory = peak_memory(worst[2], optimal=True)
     print(
         f"\noptimal=True on {len(times)} open-stock reference decks: median "
-        f"{statistics.median(times):.3f} s, p90 {quantile(times, 0.9):.3f} s, max "
-        f"{max(times):.3f} s; shortest wins equal to the reference: {agree} of {winnable}"
+        f"{statistics.median(times):.3f} s, p90 {quantile(times, 0.9):.3f} s, p99 "
+        f"{quantile(times, 0.99):.3f} s, max {max(times):.3f} s (deck {worst[1]}), peak "
+        f"{memory:.1f} MiB; shortest wins found with the reference's length: {agree} of "
+        f"{winnable}",
+        flush=True,
     )
 
 
-def hints(count: int) -> None:
-    if count <= 0:
-        return
-    rng = random.Random(2026)
-    times = []
+def hint_positions(count: int, seed: int = 2026) -> list[Game]:
+    """``count`` positions met in seeded random play, the presets in turn."""
+    rng = random.Random(seed)
+    games = []
     for n in range(count):
-        rules = PRESETS[n % len(PRESETS)]
-        game = Game.deal(rng.randrange(1, 10**6), rules)
+        game = Game.deal(rng.randrange(1, 10**6), PRESETS[n % len(PRESETS)])
         for _ in range(rng.randrange(0, 40)):
             moves = game.legal_moves()
             if not moves:
                 break
             game.play(rng.choice(moves))
-        started = time.perf_counter()
-        hint(game, fair=True, time_limit=0.3)
-        times.append(time.perf_counter() - started)
-    within = sum(t <= 0.3 for t in times) / len(times)
+        games.append(game)
+    return games
+
+
+def hints(count: int) -> None:
+    """Fair hints (the default time limit) on positions met in random play: CPU time."""
+    times = []
+    for game in hint_positions(count):
+        started = time.process_time()
+        hint(game, fair=True)
+        times.append(time.process_time() - started)
     print(
-        f"\nfair hint (time_limit=0.3) on {count} positions met in random play: median "
-        f"{1000 * statistics.median(times):.1f} ms, p99 {1000 * quantile(times, 0.99):.1f} ms, "
-        f"max {1000 * max(times):.1f} ms; within 0.3 s: {100 * within:.1f} %"
+        f"\nfair hint on {count} positions met in random play: median "
+        f"{1000 * statistics.median(times):.1f} ms, p90 {1000 * quantile(times, 0.9):.1f} ms, "
+        f"p99 {1000 * quantile(times, 0.99):.1f} ms, max {1000 * max(times):.1f} ms",
+        flush=True,
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200, help="numbered deals 1..N per preset")
-    parser.add_argument("--optimal", type=int, default=150, help="open-stock decks for optimal")
-    parser.add_argument("--hints", type=int, default=200, help="positions for fair hints")
-    parser.add_argument("--limit", type=float, default=5.0, help="seconds per deal")
+    parser.add_argument("--quick", action="store_true", help="deals 1-500, fewer decks/hints")
+    parser.add_argument("--deals", type=int, default=None, help="numbered deals 1..N per preset")
+    parser.add_argument("--presets", default=";".join(PRESETS), help="';'-separated rule names")
+    parser.add_argument("--optimal", type=int, default=None, help="open-stock decks, optimal")
+    parser.add_argument("--hints", type=int, default=None, help="positions for fair hints")
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per deal at most")
+    parser.add_argument("--save", type=Path, default=None, help="write each deal's figures")
     args = parser.parse_args()
+    deals = args.deals or (500 if args.quick else 10_000)
+    decks = args.optimal if args.optimal is not None else (40 if args.quick else 150)
+    positions = args.hints if args.hints is not None else (200 if args.quick else 1000)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at the start: {load:.2f} on {os.cpu_count()} cores")
     print(
-        f"{'rules / deals':<44} {'decided':>8} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8}"
-        f" {'nodes/s':>10} {'peak MiB':>8}   (times in ms)"
+        f"{'rules / deals':<38} {'decided':>8} {'winnable (95 % CI)':>22}{'median':>8}{'p90':>8}"
+        f"{'p99':>8}{'max':>8} {'nodes/s':>9} {'peakMiB':>7}   (CPU ms)"
     )
-    for name in PRESETS:
-        rules = Rules.parse(name)
-        run(
-            f"{name} #1-{args.deals}",
-            [Game.deal(n, rules) for n in range(1, args.deals + 1)],
-            args.limit,
-        )
-    for deck in ("open-stock.jsonl", "one-pass.jsonl"):
-        games = reference(deck)
-        if games:
-            run(f"reference {deck} ({games[0].rules.name})", games, args.limit)
-    optimal(args.optimal, 60.0)
-    hints(args.hints)
+    save = args.save.open("w") if args.save else None
+    try:
+        for name in filter(None, args.presets.split(";")):
+            rules = Rules.parse(name)
+            games = [(n, Game.deal(n, rules)) for n in range(1, deals + 1)]
+            run(f"{name} #1-{deals}", games, args.limit, save)
+        for deck in ("open-stock.jsonl", "one-pass.jsonl"):
+            games = reference(deck)
+            run(f"ref {deck} ({games[0][1].rules.name})", games, args.limit, save)
+    finally:
+        if save is not None:
+            save.close()
+    if decks > 0:
+        optimal(decks, 300.0)
+    if positions > 0:
+        hints(positions)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nload average at the end: {load:.2f}")
 
 
 if __name__ == "__main__":

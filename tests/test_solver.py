@@ -7,6 +7,7 @@ rule-monotonicity (a rule that only adds moves can never turn a win into a loss)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -133,6 +134,30 @@ def test_positions_met_in_play_have_consistent_verdicts(rules):
             child = game.copy()
             child.play(solution.moves[0])
             assert check(child, time_limit=30).status == "winnable"
+
+
+@pytest.mark.parametrize("rules", ["classic", "open-stock", "classic,passes=unlimited", "strict"])
+def test_one_solver_answers_follow_up_questions_as_a_fresh_one_would(rules):
+    """A fair hint asks one solver about the start, then about every legal move: the memo
+    shared by those questions must hold only positions proven lost, never the positions of
+    a win found earlier (nor of a search cut short by its budget)."""
+    from pyramid_widget.solver.search import SearchTimeout, Solver
+    from pyramid_widget.solver.solution import problem_from_game
+
+    asked = 0
+    for deal in range(1, 13):
+        game = Game.deal(deal, rules)
+        problem = problem_from_game(game)
+        shared = Solver(problem)
+        with contextlib.suppress(SearchTimeout):
+            shared.solve(problem.start, node_limit=50)  # cut short on most deals
+        shared.solve(problem.start)
+        for move in game.legal_moves():
+            child = shared.after(problem.start, str(move))
+            alone = Solver(problem).solve(child) is not None
+            assert (shared.solve(child) is not None) == alone, (deal, str(move))
+            asked += 1
+    assert asked > 12
 
 
 def test_a_time_limit_gives_unknown_never_a_guess():

@@ -14,19 +14,21 @@ cards, the 24 other cards in their original order) and the rules; a position is 
   when the stock is empty;
 - ``p``: the pass number (always 0 under unlimited passes, where it does not matter).
 
-The memo key is ``P | S << 28 | k << 52``; the memo maps it to the smallest pass number at which
-the position was searched without success.
+The memo key is the set of cards left, ``P | S << 28``; the memo maps it to the least
+(pass, boundary) code ``p << 5 | k`` from which those cards were walked without success (rule 5).
+A search that finds a win takes back the entries of its winning walks, so the memo only ever
+holds positions proven lost and one solver can answer several questions about one deal.
 
 Why "unwinnable" is a proof
 ---------------------------
-The depth-first search visits every position reachable from the start except where one of the
-rules below cuts the tree, memoising every position it visits. When it ends without a win, the
-set V of visited positions is closed: every move out of a position of V leads into V, or was cut
-by a rule. Each rule comes with an argument that if a cut position were winnable, some position
-of V would be winnable "strictly closer to a win", measured lexicographically by (fewest
-removals needed, then fewest moves, then cards left). A winnable position of V with the smallest
-measure would then have a winnable successor of smaller measure in V: impossible. So no
-position of V, the start included, is winnable. The rules (each argued at its definition):
+The depth-first search walks every position reachable from the start except where one of the
+rules below cuts the tree. When it ends without a win, the set V of walked positions is closed:
+every move out of a position of V leads into V, or was cut by a rule. Each rule comes with an
+argument that if a cut position were winnable, some position of V would be winnable "strictly
+closer to a win", measured lexicographically by (fewest removals needed, then fewest moves, then
+cards left). A winnable position of V with the smallest measure would then have a winnable
+successor of smaller measure in V: impossible. So no position of V, the start included, is
+winnable. The rules (each argued at its definition):
 
 1. Bounds: the counting and matching bounds per pair of ranks (`PyramidFacts._bounds`): a
    position that breaks one is lost (a pyramid card whose every partner left lies on it, too
@@ -41,8 +43,14 @@ position of V, the start included, is winnable. The rules (each argued at its de
    position reached by a removal (or the start), not after a draw or a recycle. A win that
    plays such a pair after draws D can play it before D instead: one removal fewer from the
    position after the pair, which is where the search tries it.
-5. Pass dominance: a position already searched at pass p fails again at any pass >= p (a later
-   pass allows the same moves, minus recycles).
+5. Dominance across the stock boundary: for the same cards left, a position at an earlier
+   (pass, boundary), compared lexicographically, reaches every later one by draws and recycles
+   alone. A walk from a removal goes through every later (pass, boundary) of its cards (the
+   links where nothing can be removed included, the last-pass burial of rule 6 aside, which
+   only drops cards that win alike), until it reaches the code of an earlier walk of the
+   same cards; so a position at or after a memoised code is in V already and is not searched
+   again, and one entry per set of cards left suffices. Under unlimited passes a walk goes
+   round once, back to where it began, which covers every boundary.
 6. Burial in the last pass (`Solver._buried`): with no recycle left, a waste card that can
    never leave (its partners, spent one per card from the top down, run out) locks the cards
    under it for good. They are dropped from the position (they can never be used, so the
@@ -482,8 +490,11 @@ class Solver:
         try:
             if not self.relaxed_within(P, self.bag(S), relaxed_budget):
                 return None
-            if not self._dfs(P, S, k, p, True, out):
+            if not self._dfs(P, S, k, p, out):
                 return None
+        except SearchTimeout:
+            self._memo.clear()  # it holds the interrupted walks, not proven losses
+            raise
         finally:
             self.pyramid.on_tick = None
         out.reverse()
@@ -496,17 +507,24 @@ class Solver:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout
 
-    def _dfs(self, P: int, S: int, k: int, p: int, fresh: bool, out: list[str]) -> bool:
-        """Depth-first search from a position reached by a removal (``fresh``) or by a recycle.
+    def _dfs(self, P: int, S: int, k: int, p: int, out: list[str]) -> bool:
+        """Depth-first search from a position reached by a removal (or the start).
 
-        The draws from here are walked in a loop (a chain), not by recursion. A link of the
-        chain where the waste top (or the face-up stock top) can take part in no removal is
-        walked past without being memoised: it has no move but the next draw. On success the
-        moves are appended to ``out`` in reverse.
+        The draws and recycles from here are walked in a loop, not by recursion: each link of
+        the walk is one boundary (and pass) of the same cards left. The memo keeps, per set of
+        cards left, the least (pass, boundary) code from which the walk was made (rule 5): a
+        later walk of the same cards stops on reaching it, and a position at or after it is
+        not searched again. Links where nothing can be removed are walked past without a look
+        (they have no move but the next draw). On success the moves are appended to ``out`` in
+        reverse and the memo entries of the winning walk are taken back, so that the memo only
+        ever holds positions proven lost.
         """
         if P == FULL and (not S or not self.deck_win):
             return True
-        king_bit, king, pairs, by_value, bounds, counts, useful, _, lonely = self._info(P)
+        info = self._pinfo.get(P)
+        if info is None:
+            info = self._info(P)
+        king_bit, king, pairs, by_value, bounds, counts, useful, _, lonely = info
         for mask, low, high, _ in bounds:
             n = (S & mask).bit_count()
             if n < low or n > high:
@@ -514,13 +532,13 @@ class Solver:
         pyramid = self.problem.pyramid
         if king_bit:
             # Rule 2: an exposed pyramid King leaves at once (deletion lemma).
-            if self._dfs(P | king_bit, S, k, p, True, out):
+            if self._dfs(P | king_bit, S, k, p, out):
                 out.append(pyramid[king])
                 return True
             return False
         # Rule 3: an exposed card whose one partner left is in play pairs with it now. Such a
         # partner in the pyramid is played here; one in waste or stock is noted in ``solo`` for
-        # the links of the chain where it is on top.
+        # the links of the walk where it is on top.
         solo: dict[int, int] = {}
         masks = self._value_masks
         for i, need, mates in lonely:
@@ -529,7 +547,7 @@ class Solver:
                 if not others and not mates & (mates - 1):
                     j = mates.bit_length() - 1
                     if P & COVER[j] == COVER[j]:
-                        if self._dfs(P | 1 << i | mates, S, k, p, True, out):
+                        if self._dfs(P | 1 << i | mates, S, k, p, out):
                             out.append(pair_notation(pyramid[i], pyramid[j]))
                             return True
                         return False
@@ -542,10 +560,13 @@ class Solver:
         open_stock = problem.stock_in_play
         king_from_stock = problem.king_from_stock
         deck_win = self.deck_win
-        last = p == problem.passes
-        if not fresh and not self.pyramid.relaxed(P, self.bag(S)):
-            return False  # rule 7, after a recycle
-        draws = 0
+        passes = problem.passes
+        last = p == passes
+        walk = [0]  # draws per pass since the start of the walk (a recycle between two)
+        keys: list[tuple[int, int | None]] = []  # (memo key, its code before this walk)
+        key = -1
+        end = entry = None
+        first = True
         while True:
             if last and S & ((1 << k) - 1):
                 # Rule 6: in the last pass, the waste is a stack that only shrinks from the top.
@@ -558,93 +579,109 @@ class Solver:
                         n = (S & mask).bit_count()
                         if n < low or n > high:
                             return False
-            key = P | S << 28 | k << 52
-            done = memo.get(key)
-            if done is not None and done <= p:
+            code = p << 5 | k
+            if key != P | S << 28:
+                key = P | S << 28
+                end = memo.get(key)
+                if end is not None and end <= code:
+                    return False
+                # Under unlimited passes one walk goes round every boundary: all covered.
+                memo[key] = code if passes is not None else 0
+                keys.append((key, end))
+                entry = code
+            elif end is not None and end <= code:
                 return False
-            memo[key] = p
             self.nodes += 1
             if not self.nodes & _CHECK_EVERY:
                 self.check_budget()
-            if fresh:
+            move = None
+            if first:
                 # Rule 4: pyramid pairs only here, right after a removal.
-                fresh = False
+                first = False
                 for bits, i, j in pairs:
-                    if self._dfs(P | bits, S, k, p, True, out):
-                        out.append(pair_notation(pyramid[i], pyramid[j]))
-                        out.extend(["draw"] * draws)
-                        return True
+                    if self._dfs(P | bits, S, k, p, out):
+                        move = pair_notation(pyramid[i], pyramid[j])
+                        break
             w = (S & ((1 << k) - 1)).bit_length() - 1
-            if solo:
+            if move is None and solo:
                 for bit in (1 << w if w >= 0 else 0, 1 << k if open_stock else 0):
                     i = solo.get(bit)
                     if i is not None:
                         # Rule 3 (see above): the one partner left of pyramid card i is on top.
                         j = bit.bit_length() - 1
                         nk = next_stock(S, k) if j == k else k
-                        if self._dfs(P | 1 << i, S ^ bit, nk, p, True, out):
-                            out.append(pair_notation(pyramid[i], stock[j]))
-                            out.extend(["draw"] * draws)
-                            return True
-                        return False
-            if w >= 0:
+                        if not self._dfs(P | 1 << i, S ^ bit, nk, p, out):
+                            return False
+                        move = pair_notation(pyramid[i], stock[j])
+                        break
+            if move is None and w >= 0:
                 wv = sv[w]
                 if wv == 13:
                     # Rule 2: a King on the waste top leaves at once (deletion lemma).
-                    if self._dfs(P, S ^ (1 << w), k, p, True, out):
-                        out.append(stock[w])
-                        out.extend(["draw"] * draws)
-                        return True
-                    return False
-                for i in by_value[13 - wv]:
-                    if self._dfs(P | 1 << i, S ^ (1 << w), k, p, True, out):
-                        out.append(pair_notation(pyramid[i], stock[w]))
-                        out.extend(["draw"] * draws)
-                        return True
-            if open_stock and k < EMPTY_STOCK:
+                    if not self._dfs(P, S ^ (1 << w), k, p, out):
+                        return False
+                    move = stock[w]
+                else:
+                    for i in by_value[13 - wv]:
+                        if self._dfs(P | 1 << i, S ^ (1 << w), k, p, out):
+                            move = pair_notation(pyramid[i], stock[w])
+                            break
+            if move is None and open_stock and k < EMPTY_STOCK:
                 tv = sv[k]
                 rest = S ^ (1 << k)
                 nk = next_stock(S, k)
                 if tv == 13 and king_from_stock:
                     # Rule 2: a King on the face-up stock top leaves at once.
-                    if self._dfs(P, rest, nk, p, True, out):
-                        out.append(stock[k])
-                        out.extend(["draw"] * draws)
-                        return True
-                    return False
-                if w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, True, out):
-                    out.append(pair_notation(stock[w], stock[k]))
-                    out.extend(["draw"] * draws)
-                    return True
-                for i in by_value[13 - tv]:
-                    if self._dfs(P | 1 << i, rest, nk, p, True, out):
-                        out.append(pair_notation(pyramid[i], stock[k]))
-                        out.extend(["draw"] * draws)
-                        return True
-            if k == EMPTY_STOCK:
-                passes = problem.passes
-                if S and (passes is None or p < passes):
-                    q = p if passes is None else p + 1
-                    if self._dfs(P, S, first_stock(S, 0), q, False, out):
+                    if not self._dfs(P, rest, nk, p, out):
+                        return False
+                    move = stock[k]
+                elif w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, out):
+                    move = pair_notation(stock[w], stock[k])
+                else:
+                    for i in by_value[13 - tv]:
+                        if self._dfs(P | 1 << i, rest, nk, p, out):
+                            move = pair_notation(pyramid[i], stock[k])
+                            break
+            if move is not None:
+                out.append(move)
+                for n in range(len(walk) - 1, -1, -1):
+                    out.extend(["draw"] * walk[n])
+                    if n:
                         out.append("recycle")
-                        out.extend(["draw"] * draws)
-                        return True
-                return False
+                for key, end in keys:
+                    if end is None:
+                        del memo[key]
+                    else:
+                        memo[key] = end
+                return True
+            if k == EMPTY_STOCK:
+                if not S or (passes is not None and p >= passes):
+                    return False
+                if not self.pyramid.relaxed(P, self.bag(S)):
+                    return False  # rule 7, after a recycle
+                k = first_stock(S, 0)
+                if passes is None:
+                    end = entry  # unlimited passes: round once, back to where the walk began
+                else:
+                    p += 1
+                    last = p == passes
+                walk.append(0)
+                continue
             # Draw, then walk past the links where nothing can be removed.
             if open_stock:
                 w, k = k, next_stock(S, k)
-                draws += 1
+                walk[-1] += 1
                 while k < EMPTY_STOCK and not (
                     useful >> w & 1 or useful >> k & 1 or sv[w] + sv[k] == 13
                 ):
                     w, k = k, next_stock(S, k)
-                    draws += 1
+                    walk[-1] += 1
             else:
                 ahead = S >> k << k & useful
                 if ahead:
                     j = (ahead & -ahead).bit_length() - 1
-                    draws += (S >> k & ((2 << (j - k)) - 1)).bit_count()
+                    walk[-1] += (S >> k & ((2 << (j - k)) - 1)).bit_count()
                     k = next_stock(S, j)
                 else:
-                    draws += (S >> k).bit_count()
+                    walk[-1] += (S >> k).bit_count()
                     k = EMPTY_STOCK

@@ -111,7 +111,7 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
     problem = solver.problem
     if P == FULL and (not S or not solver.deck_win):
         return []
-    king_bit, king, pairs, by_value, bounds, _, useful, _, lonely = solver._info(P)
+    king_bit, king, pairs, by_value, bounds, _, useful, _, lonely, _ = solver._info(P)
     for mask, low, high, _ in bounds:
         n = (S & mask).bit_count()
         if n < low or n > high:

@@ -57,7 +57,13 @@ winnable. The rules (each argued at its definition):
    positions with and without them win alike); under the whole-deck win the position is lost.
 7. Relaxation (`PyramidFacts.relaxed`), checked at the start and after each recycle: if the
    pyramid could not be cleared even with every waste and stock card usable at any time, the
-   position is lost.
+   position is lost. (Its own search plays a card at once where that cannot hurt:
+   `PyramidFacts._free`.)
+8. The last pass as a stack (`_LastPass`): with no recycle left, what can happen while a waste
+   card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
+   not on the waste under it. When the search of a last pass runs long, those runs are
+   worked out once each and chained down the waste, which decides a position exactly; the
+   search then only goes into positions so shown winnable (to write down the line).
 
 Draws where nothing can be removed are walked through without being memoised (they have one
 move, the next draw), and a link reached again ends the walk: its continuation was searched.
@@ -82,6 +88,8 @@ from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
 
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
+_NO_CARDS: tuple[tuple[int, ...], ...] = ((),) * 14  # exposed cards by value: none
+_PLAIN_NODES = 2000  # nodes a search of the last pass may take before rule 8 takes over
 _CHECK_EVERY = 2047  # nodes between two looks at the clock (a power of two minus one)
 
 COVER = tuple(sum(1 << j for j in COVERED_BY[i]) for i in range(PYRAMID_SIZE))
@@ -100,6 +108,10 @@ _RELAXED_BUDGET = 20000  # relaxed positions the up-front check may visit before
 
 class _OutOfBudget(Exception):
     """The relaxed check used up its budget: no conclusion."""
+
+
+class _Switch(Exception):
+    """The search of a last pass ran long: rule 8 takes over."""
 
 
 class SearchTimeout(Exception):
@@ -165,20 +177,34 @@ def first_stock(S: int, k: int) -> int:
     return k + (rest & -rest).bit_length() - 1
 
 
+def _exposed_in(P: int, i: int) -> bool:
+    """True when pyramid card i is uncovered once the cards of mask P are gone."""
+    return P & COVER[i] == COVER[i]
+
+
 @functools.cache
 def _exposed(P: int) -> tuple[int, ...]:
     """The pyramid cards in play when the cards of mask P are gone (the same for every deal)."""
     return tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i])
 
 
-@functools.cache
-def _max_matching(left: tuple[int, ...], right: tuple[int, ...]) -> int:
-    """Largest set of disjoint pairs (l, r) of pyramid cards that can ever be in play together
-    (neither lies on the other). Tiny graphs (at most 4 x 4): simple augmenting paths."""
+_MATCHINGS: dict[int, int] = {}
+
+
+def _max_matching(left: int, right: int) -> int:
+    """Largest set of disjoint pairs (l, r) of pyramid cards (masks ``left`` and ``right``)
+    that can ever be in play together (neither lies on the other). Tiny graphs (at most 4 x 4):
+    simple augmenting paths, cached by the two masks."""
+    key = left | right << PYRAMID_SIZE
+    found = _MATCHINGS.get(key)
+    if found is not None:
+        return found
+    lefts = [i for i in range(PYRAMID_SIZE) if left >> i & 1]
+    rights = [j for j in range(PYRAMID_SIZE) if right >> j & 1]
     match: dict[int, int] = {}
 
     def augment(a: int, tried: set[int]) -> bool:
-        for b in right:
+        for b in rights:
             if b in tried or _COMPARABLE[a] >> b & 1:
                 continue
             tried.add(b)
@@ -187,7 +213,8 @@ def _max_matching(left: tuple[int, ...], right: tuple[int, ...]) -> int:
                 return True
         return False
 
-    return sum(1 for a in left if augment(a, set()))
+    found = _MATCHINGS[key] = sum(1 for a in lefts if augment(a, set()))
+    return found
 
 
 class PyramidFacts:
@@ -208,6 +235,9 @@ class PyramidFacts:
             )
             for i in range(PYRAMID_SIZE)
         )
+        self._by_value = tuple(
+            sum(1 << i for i in range(PYRAMID_SIZE) if self.pv[i] == v) for v in range(14)
+        )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._relaxed_left: int | None = None
@@ -224,29 +254,31 @@ class PyramidFacts:
             return facts
         pv = self.pv
         exposed = _exposed(P)
-        king = next((i for i in exposed if pv[i] == 13), -1)
-        by_value: list[tuple[int, ...]] = [() for _ in range(14)]
+        king = -1
+        by_value: list[tuple[int, ...]] = [()] * 14
         for i in exposed:
-            by_value[pv[i]] += (i,)
+            v = pv[i]
+            by_value[v] += (i,)
+            if v == 13 and king < 0:
+                king = i
         pairs = tuple(
             ((1 << i) | (1 << j), i, j)
             for n, i in enumerate(exposed)
             for j in exposed[n + 1 :]
             if pv[i] + pv[j] == 13
         )
-        left_by_value: list[list[int]] = [[] for _ in range(14)]
-        for i in range(PYRAMID_SIZE):
-            if not P >> i & 1:
-                left_by_value[pv[i]].append(i)
-        counts = [len(cards) for cards in left_by_value]
-        specs, removals = self._bounds(left_by_value)
-        lonely = tuple((i, 13 - pv[i], self._partners[i] & ~P) for i in exposed if pv[i] != 13)
+        left = FULL & ~P
+        by_mask = self._by_value
+        counts = tuple((left & by_mask[v]).bit_count() for v in range(14))
+        specs, removals = self._bounds(left, counts)
+        partners = self._partners
+        lonely = tuple((i, 13 - pv[i], partners[i] & left) for i in exposed if pv[i] != 13)
         facts = (
             (1 << king) if king >= 0 else 0,
             king,
             pairs,
             tuple(by_value),
-            tuple(counts),
+            counts,
             removals,
             specs,
             lonely,
@@ -255,36 +287,36 @@ class PyramidFacts:
         return facts
 
     def _bounds(
-        self, left_by_value: list[list[int]]
+        self, left: int, counts: Sequence[int]
     ) -> tuple[tuple[tuple[int, int, int], ...], int]:
         """Counting and matching bounds, as (value, low, high): the number of cards of that
         value still in waste and stock must lie in [low, high], or the position is lost.
 
-        For ranks r and s = 13 - r, let a and b be the pyramid cards of each rank still there,
-        and M the largest matching of r-cards with s-cards that can ever be in play together
-        (neither lies on the other). Every pyramid card must leave with a partner of the other
-        rank, used once: at most M of the a cards find it in the pyramid, so at least a - M
-        s-cards must still be in waste and stock; likewise b - M r-cards. This includes the
-        rule "a pyramid card whose every remaining partner lies on it can never go". Under the
-        whole-deck win with the stock face down, two non-pyramid cards can never pair (only the
-        waste top is in play), so each of them needs its own pyramid partner: at most b
-        r-cards and at most a s-cards may be left in waste and stock.
+        For ranks r and s = 13 - r, let a and b be the pyramid cards of each rank still there
+        (of mask ``left``), and M the largest matching of r-cards with s-cards that can ever be
+        in play together (neither lies on the other). Every pyramid card must leave with a
+        partner of the other rank, used once: at most M of the a cards find it in the pyramid,
+        so at least a - M s-cards must still be in waste and stock; likewise b - M r-cards.
+        This includes the rule "a pyramid card whose every remaining partner lies on it can
+        never go". Under the whole-deck win with the stock face down, two non-pyramid cards can
+        never pair (only the waste top is in play), so each of them needs its own pyramid
+        partner: at most b r-cards and at most a s-cards may be left in waste and stock.
 
         Also returns a lower bound on the removals still needed to clear the pyramid: one per
         King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
         a matched pair can be two pyramid cards).
         """
         bounds = []
-        removals = len(left_by_value[13])
+        removals = counts[13]
+        by_mask = self._by_value
+        capped = self.deck_win and not self.stock_in_play
         for r in range(1, 7):
             s = 13 - r
-            left, right = left_by_value[r], left_by_value[s]
-            m = _max_matching(tuple(left), tuple(right)) if left and right else 0
-            high_r = high_s = 4
-            if self.deck_win and not self.stock_in_play:
-                high_r, high_s = len(right), len(left)
-            low_s, low_r = len(left) - m, len(right) - m
-            removals += len(left) + len(right) - m
+            a, b = counts[r], counts[s]
+            m = _max_matching(left & by_mask[r], left & by_mask[s]) if a and b else 0
+            high_r, high_s = (b, a) if capped else (4, 4)
+            low_s, low_r = a - m, b - m
+            removals += a + b - m
             if low_s > 0 or high_s < 4:
                 bounds.append((s, low_s, high_s))
             if low_r > 0 or high_r < 4:
@@ -301,6 +333,31 @@ class PyramidFacts:
             return True
         finally:
             self._relaxed_left = None
+
+    @staticmethod
+    def _free(
+        by_value: Sequence[tuple[int, ...]], counts: Sequence[int], bag: int
+    ) -> tuple[int, int] | None:
+        """In the relaxed game, an exposed card that may leave with a bag card at once, as
+        (index, the bag card's 3-bit unit), or None.
+
+        When the bag holds a partner for every pyramid card of both ranks r and 13 - r
+        (``bag[13 - r] >= pyramid[r]`` and ``bag[r] >= pyramid[13 - r]``), an exposed card of
+        either rank can leave with a bag card now: in any winning line, where it left with a
+        bag card that use only comes earlier, and where it paired with a pyramid card y, y
+        takes a bag card instead; neither rank's bag cards can run out, as each of its
+        pyramid cards takes at most one. Earlier removals only expose more, and the line never
+        leaves more cards in the bag than before.
+        """
+        for r in range(1, 7):
+            s = 13 - r
+            a, b = counts[r], counts[s]
+            if (a or b) and bag >> 3 * s & 7 >= a and bag >> 3 * r & 7 >= b:
+                if a and by_value[r]:
+                    return by_value[r][0], 1 << 3 * s
+                if b and by_value[s]:
+                    return by_value[s][0], 1 << 3 * r
+        return None
 
     def relaxed(self, P: int, bag: int) -> bool:
         """Could the pyramid P be cleared if the waste-and-stock cards (``bag``: 3 bits per
@@ -323,15 +380,18 @@ class PyramidFacts:
             # Whole deck: with the stock face down only Kings may be left in the bag.
             result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
         else:
-            king_bit, _, pairs, by_value, _, _, specs, _ = self.facts(P)
+            king_bit, _, pairs, by_value, counts, _, specs, _ = self.facts(P)
             result = False
             for v, low, high in specs:
                 n = bag >> 3 * v & 7
                 if n < low or n > high:
                     break
             else:
+                free = self._free(by_value, counts, bag)
                 if king_bit:
                     result = self.relaxed(P | king_bit, bag)
+                elif free is not None:
+                    result = self.relaxed(P | 1 << free[0], bag - free[1])
                 else:
                     result = any(self.relaxed(P | bits, bag) for bits, _, _ in pairs)
                     if not result:
@@ -342,6 +402,137 @@ class PyramidFacts:
                                     result = True
                                     break
         self._relaxed[key] = result
+        return result
+
+
+_WIN = -1  # an outcome of `_LastPass.above`: the pyramid was cleared (pyramid win)
+
+
+class _LastPass:
+    """Rule 8: the last pass decided exactly, with the waste as a stack (a pushdown game).
+
+    With no recycle left, a card put on the waste stays under every card drawn after it until
+    those have all left; nothing under it can be touched meanwhile. So what can happen from
+    the moment card c is the waste top until c leaves depends on the pyramid, the stock and
+    c alone, never on the waste under c. `above` (P, T, c) returns those outcomes: each
+    (pyramid, stock) at which c can leave the waste (``P' | T' << 28``), and `_WIN` when the
+    pyramid can be cleared meanwhile (pyramid win). `winnable` chains them down the waste:
+    a position wins when some outcome of its waste top wins with the rest of the waste.
+    Every line of the game from a position is one such chain, and every chain is a line, so
+    this decides the position exactly; a search of the same game that keeps the whole waste
+    in its positions would meet the same run above c again under every other waste below it.
+    The sets are memoised per (P, T, c) and the verdicts per position. Every new set and
+    verdict counts as a node of the solver (its budget applies).
+    """
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.sv = solver.sv
+        self.deck_win = solver.deck_win
+        self.open_stock = solver.problem.stock_in_play
+        self.kings_leave = self.open_stock and solver.problem.king_from_stock
+        self._above: dict[int, set[int]] = {}
+        self._verdicts: dict[int, bool] = {}
+
+    def _tick(self) -> None:
+        solver = self.solver
+        solver.nodes += 1
+        if not solver.nodes & _CHECK_EVERY:
+            solver.check_budget()
+
+    def above(self, P: int, T: int, c: int) -> set[int]:
+        """The outcomes of the run above waste top c, from pyramid P and stock T (masks)."""
+        key = P | T << 28 | c << 52
+        found = self._above.get(key)
+        if found is not None:
+            return found
+        self._tick()
+        out: set[int] = set()
+        if P == FULL:
+            if not self.deck_win:
+                out.add(_WIN)
+                self._above[key] = out
+                return out
+            king_bit, pairs, by_value = 0, (), _NO_CARDS
+        else:
+            info = self.solver._pinfo.get(P) or self.solver._info(P)
+            king_bit, pairs, by_value = info[0], info[2], info[3]
+        sv = self.sv
+        cv = sv[c]
+        if king_bit:
+            out = self.above(P | king_bit, T, c)  # rule 2
+        elif cv == 13:
+            out.add(P | T << 28)  # rule 2: a King on the waste top leaves at once
+        else:
+            t = (T & -T).bit_length() - 1
+            if t >= 0 and sv[t] == 13 and self.kings_leave:
+                out = self.above(P, T ^ (1 << t), c)  # rule 2, from the stock top
+            else:
+                above = self.above
+                for i in by_value[13 - cv]:
+                    out.add(P | 1 << i | T << 28)
+                if t >= 0 and self.open_stock and cv + sv[t] == 13:
+                    out.add(P | (T ^ (1 << t)) << 28)
+                for bits, _, _ in pairs:
+                    out |= above(P | bits, T, c)
+                if t >= 0:
+                    # Draw t: the run above t, then c is on top again. (Pairing the stock top
+                    # with a pyramid card is such a run too: draw it, pair it from the waste.)
+                    rest = T ^ (1 << t)
+                    for o in above(P, rest, t):
+                        if o == _WIN:
+                            out.add(_WIN)
+                        else:
+                            out |= above(o & FULL, o >> 28, c)
+        self._above[key] = out
+        return out
+
+    def winnable(self, P: int, W: int, T: int) -> bool:
+        """Can the game be won from pyramid P, waste W and stock T (masks), in the last pass?"""
+        if P == FULL and (not self.deck_win or not W | T):
+            return True
+        key = P | W << 28 | T << 52
+        known = self._verdicts.get(key)
+        if known is not None:
+            return known
+        self._tick()
+        result = False
+        if P != FULL:
+            info = self.solver._pinfo.get(P) or self.solver._info(P)
+            for mask, low, high, _ in info[4]:  # rule 1
+                n = ((W | T) & mask).bit_count()
+                if n < low or n > high:
+                    self._verdicts[key] = False
+                    return False
+            king_bit, pairs = info[0], info[2]
+        else:
+            king_bit, pairs = 0, ()
+        winnable = self.winnable
+        if W:
+            c = W.bit_length() - 1
+            below = W ^ (1 << c)
+            for o in self.above(P, T, c):
+                if o == _WIN or winnable(o & FULL, below, o >> 28):
+                    result = True
+                    break
+        elif king_bit:
+            result = winnable(P | king_bit, 0, T)
+        else:
+            sv = self.sv
+            t = (T & -T).bit_length() - 1
+            if t >= 0 and sv[t] == 13 and self.kings_leave:
+                result = winnable(P, 0, T ^ (1 << t))
+            else:
+                for bits, _, _ in pairs:
+                    if winnable(P | bits, 0, T):
+                        result = True
+                        break
+                if not result and t >= 0:
+                    for o in self.above(P, T ^ (1 << t), t):  # draw t (see `above`)
+                        if o == _WIN or winnable(o & FULL, 0, o >> 28):
+                            result = True
+                            break
+        self._verdicts[key] = result
         return result
 
 
@@ -362,7 +553,10 @@ class Solver:
         self.pyramid = pyramid
         self.nodes = 0
         self._memo: dict[int, int] = {}
+        self._last: _LastPass | None = None  # rule 8, once the search of a last pass runs long
+        self._switch_at: int | None = None
         self._pinfo: dict[int, tuple] = {}
+        self._tight: dict[tuple[int, ...], tuple] = {}  # rule 6's values, per pyramid counts
         self.deadline: float | None = None
         self.node_limit: int | None = None
         self._where = {name: i for i, name in enumerate(problem.pyramid + problem.stock)}
@@ -395,7 +589,10 @@ class Solver:
         """Facts about pyramid state P for this stock, cached: (King bit, King index, pyramid
         pairs, exposed cards by value, bounds as (stock mask, low, high, 3 * value), counts of
         pyramid cards left by value, mask of stock cards that could pair with an exposed card
-        or are Kings, removals lower bound, exposed cards' pyramid partners (see `facts`))."""
+        or are Kings, removals lower bound, the exposed cards that rule 3 may force as (index,
+        partner value, mask of their one exposed pyramid partner or 0 when none is left), and
+        the values rule 6 may bury as (stock mask, pyramid partners left, stock mask of the
+        partner value under an open stock or 0))."""
         info = self._pinfo.get(P)
         if info is not None:
             return info
@@ -406,7 +603,28 @@ class Solver:
             if by_value[13 - v]:
                 useful |= masks[v]
         bounds = tuple((masks[v], low, high, 3 * v) for v, low, high in specs)
-        info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals, lonely)
+        # An exposed card with two pyramid partners or more, or with one still covered, is
+        # never forced in this pyramid state (rule 3 needs its one partner in play).
+        forced = tuple(
+            (i, need, mates)
+            for i, need, mates in lonely
+            if not mates or (not mates & (mates - 1) and _exposed_in(P, mates.bit_length() - 1))
+        )
+        # Rule 6's values: a waste card of a value with no partner left anywhere is buried at
+        # once (``dead``); the others (by value) only when they outnumber their partners.
+        tight = self._tight.get(counts)
+        if tight is None:
+            open_stock = self.problem.stock_in_play
+            dead = 0
+            short: list[tuple[int, int, int] | None] = [None] * 14
+            for v in range(1, 13):
+                if masks[v] and counts[13 - v] < 4:
+                    if counts[13 - v] or open_stock:
+                        short[v] = (masks[v], counts[13 - v], masks[13 - v] if open_stock else 0)
+                    else:
+                        dead |= masks[v]
+            tight = self._tight[counts] = (dead, tuple(e for e in short if e), tuple(short))
+        info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals, forced, tight)
         self._pinfo[P] = info
         return info
 
@@ -431,40 +649,58 @@ class Solver:
         """A position as the search keeps it: in the last pass the buried waste cards are
         dropped (rule 6); None when that proves it lost."""
         if p == self.problem.passes and S & ((1 << k) - 1):
-            cut = self._buried(S & ((1 << k) - 1), S >> k << k, self._info(P)[5])
+            cut = self._buried(S & ((1 << k) - 1), S >> k << k, self._info(P)[9])
             if cut:
                 if self.deck_win or self.dead(P, S & ~cut):
                     return None
                 S &= ~cut
         return (P, S, k, p, fresh)
 
-    def _buried(self, waste: int, stock: int, counts: Sequence[int]) -> int:
+    def _buried(self, waste: int, stock: int, tight: tuple, added: int = -1) -> int:
         """In the last pass, the waste cards (mask ``waste``) that can never be used again.
 
         A waste card is usable only once every card above it has left, each with its own
-        partner: a pyramid card still there (``counts`` per value) or, with the stock top in
-        play, a card still in the stock (mask ``stock``); never another waste card. Walking down
-        from the top and spending one partner per card, the first card left without a partner
-        can never leave, so neither it nor anything under it will ever be in play again (no
-        recycle is left). Returns the mask of those cards (0 if none).
+        partner: a pyramid card still there or, with the stock top in play, a card still in the
+        stock (mask ``stock``); never another waste card. Walking down from the top and
+        spending one partner per card, the first card left without a partner can never leave,
+        so neither it nor anything under it will ever be in play again (no recycle is left).
+        ``tight`` says which values can run short (see `_info`). When only the cards of mask
+        ``added`` joined a waste that had nothing buried, only their values (and, with the
+        stock top in play, their partners' values, whose stock supply they took) are looked
+        at. Returns the mask of the buried cards (0 if none).
         """
-        masks = self._value_masks
-        open_stock = self.problem.stock_in_play
-        cut = -1
-        for v in range(1, 13):
-            cards = waste & masks[v]
-            if not cards:
+        dead, short, by_value = tight
+        cut = (waste & dead).bit_length() - 1
+        if added < 0:
+            entries: Sequence = short
+        else:
+            sv = self.sv
+            entries = []
+            while added:
+                v = sv[(added & -added).bit_length() - 1]
+                added &= added - 1
+                if v != 13:
+                    entries.append(by_value[v])
+                    if self.problem.stock_in_play:
+                        entries.append(by_value[13 - v])
+        for entry in entries:
+            if entry is None:
                 continue
-            supply = counts[13 - v]
+            mask, supply, partner = entry
+            cards = waste & mask
+            if not cards or (not cards & (cards - 1) and supply):
+                continue
             many = cards.bit_count()
-            if many > supply and open_stock:
-                supply += (stock & masks[13 - v]).bit_count()
+            if many > supply and partner:
+                supply += (stock & partner).bit_count()
             if many > supply:
                 # Values spend separate partners: the (supply + 1)-th card of this value from
                 # the top is the first one left without a partner.
                 for _ in range(supply):
                     cards ^= 1 << (cards.bit_length() - 1)
-                cut = max(cut, cards.bit_length() - 1)
+                top = cards.bit_length() - 1
+                if top > cut:
+                    cut = top
         return (2 << cut) - 1 if cut >= 0 else 0
 
     # ------------------------------------------------------------------ exact search
@@ -490,7 +726,26 @@ class Solver:
         try:
             if not self.relaxed_within(P, self.bag(S), relaxed_budget):
                 return None
-            if not self._dfs(P, S, k, p, out):
+            if p != self.problem.passes:
+                found = self._dfs(P, S, k, p, out)
+            else:
+                # The last pass: the search stops after _PLAIN_NODES nodes and rule 8 decides
+                # the position instead (most positions are settled sooner without it).
+                found = None
+                if self._last is None:
+                    self._switch_at = self.nodes + _PLAIN_NODES
+                    try:
+                        found = self._dfs(P, S, k, p, out)
+                    except _Switch:
+                        self._memo.clear()
+                        out.clear()
+                        self._last = _LastPass(self)
+                    finally:
+                        self._switch_at = None
+                if found is None:
+                    W, T = S & ((1 << k) - 1), S >> k << k
+                    found = self._last.winnable(P, W, T) and self._dfs(P, S, k, p, out)
+            if not found:
                 return None
         except SearchTimeout:
             self._memo.clear()  # it holds the interrupted walks, not proven losses
@@ -506,8 +761,10 @@ class Solver:
             raise SearchTimeout
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout
+        if self._switch_at is not None and self.nodes > self._switch_at:
+            raise _Switch
 
-    def _dfs(self, P: int, S: int, k: int, p: int, out: list[str]) -> bool:
+    def _dfs(self, P: int, S: int, k: int, p: int, out: list[str], dirty: int = -1) -> bool:
         """Depth-first search from a position reached by a removal (or the start).
 
         The draws and recycles from here are walked in a loop, not by recursion: each link of
@@ -517,60 +774,83 @@ class Solver:
         not searched again. Links where nothing can be removed are walked past without a look
         (they have no move but the next draw). On success the moves are appended to ``out`` in
         reverse and the memo entries of the winning walk are taken back, so that the memo only
-        ever holds positions proven lost.
+        ever holds positions proven lost. ``dirty`` (a stock mask of values, -1 for all) says
+        which waste values rule 6 must look at again: the parent's waste had nothing buried,
+        and the move that led here only took partners of these values away.
         """
+        memo = self._memo
+        key = P | S << 28
+        code = p << 5 | k
+        end = memo.get(key)
+        if end is not None and end <= code:
+            return False  # rule 5
         if P == FULL and (not S or not self.deck_win):
             return True
+        last_pass = self._last
+        if (
+            last_pass is not None
+            and p == self.problem.passes
+            and not last_pass.winnable(P, S & ((1 << k) - 1), S >> k << k)
+        ):
+            memo[key] = code  # rule 8
+            return False
         info = self._pinfo.get(P)
         if info is None:
             info = self._info(P)
-        king_bit, king, pairs, by_value, bounds, counts, useful, _, lonely = info
+        king_bit, king, pairs, by_value, bounds, _, useful, _, forced, tight = info
         for mask, low, high, _ in bounds:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return False
-        pyramid = self.problem.pyramid
+        problem = self.problem
+        pyramid = problem.pyramid
+        passes = problem.passes
         if king_bit:
             # Rule 2: an exposed pyramid King leaves at once (deletion lemma).
-            if self._dfs(P | king_bit, S, k, p, out):
+            if self._dfs(P | king_bit, S, k, p, out, dirty):
                 out.append(pyramid[king])
                 return True
+            memo[key] = code if passes is not None else 0
             return False
         # Rule 3: an exposed card whose one partner left is in play pairs with it now. Such a
         # partner in the pyramid is played here; one in waste or stock is noted in ``solo`` for
         # the links of the walk where it is on top.
         solo: dict[int, int] = {}
         masks = self._value_masks
-        for i, need, mates in lonely:
+        for i, need, mates in forced:
             others = S & masks[need]
             if mates:
-                if not others and not mates & (mates - 1):
-                    j = mates.bit_length() - 1
-                    if P & COVER[j] == COVER[j]:
-                        if self._dfs(P | 1 << i | mates, S, k, p, out):
-                            out.append(pair_notation(pyramid[i], pyramid[j]))
-                            return True
-                        return False
+                if not others:
+                    if dirty >= 0:
+                        dirty |= masks[need] | masks[13 - need]
+                    if self._dfs(P | 1 << i | mates, S, k, p, out, dirty):
+                        j = mates.bit_length() - 1
+                        out.append(pair_notation(pyramid[i], pyramid[j]))
+                        return True
+                    memo[key] = code if passes is not None else 0
+                    return False
             elif others and not others & (others - 1):
                 solo[others] = i
-        problem = self.problem
-        memo = self._memo
         stock = problem.stock
         sv = self.sv
+        sv_pyr = self.pv
         open_stock = problem.stock_in_play
         king_from_stock = problem.king_from_stock
         deck_win = self.deck_win
-        passes = problem.passes
         last = p == passes
         walk = [0]  # draws per pass since the start of the walk (a recycle between two)
         keys: list[tuple[int, int | None]] = []  # (memo key, its code before this walk)
         key = -1
-        end = entry = None
+        entry = None
         first = True
+        settled = S & ((1 << k) - 1) & ~dirty if dirty >= 0 else -1  # nothing buried in it
         while True:
             if last and S & ((1 << k) - 1):
                 # Rule 6: in the last pass, the waste is a stack that only shrinks from the top.
-                cut = self._buried(S & ((1 << k) - 1), S >> k << k, counts)
+                waste = S & ((1 << k) - 1)
+                added = waste & ~settled if settled >= 0 else -1
+                cut = self._buried(waste, S >> k << k, tight, added) if added else 0
+                settled = waste & ~cut
                 if cut:
                     if deck_win:
                         return False
@@ -599,7 +879,8 @@ class Solver:
                 # Rule 4: pyramid pairs only here, right after a removal.
                 first = False
                 for bits, i, j in pairs:
-                    if self._dfs(P | bits, S, k, p, out):
+                    v = sv_pyr[i]
+                    if self._dfs(P | bits, S, k, p, out, masks[v] | masks[13 - v]):
                         move = pair_notation(pyramid[i], pyramid[j])
                         break
             w = (S & ((1 << k) - 1)).bit_length() - 1
@@ -610,7 +891,14 @@ class Solver:
                         # Rule 3 (see above): the one partner left of pyramid card i is on top.
                         j = bit.bit_length() - 1
                         nk = next_stock(S, k) if j == k else k
-                        if not self._dfs(P | 1 << i, S ^ bit, nk, p, out):
+                        if not self._dfs(
+                            P | 1 << i,
+                            S ^ bit,
+                            nk,
+                            p,
+                            out,
+                            0 if j != k else masks[sv[j]] | masks[13 - sv[j]],
+                        ):
                             return False
                         move = pair_notation(pyramid[i], stock[j])
                         break
@@ -618,12 +906,12 @@ class Solver:
                 wv = sv[w]
                 if wv == 13:
                     # Rule 2: a King on the waste top leaves at once (deletion lemma).
-                    if not self._dfs(P, S ^ (1 << w), k, p, out):
+                    if not self._dfs(P, S ^ (1 << w), k, p, out, 0):
                         return False
                     move = stock[w]
                 else:
                     for i in by_value[13 - wv]:
-                        if self._dfs(P | 1 << i, S ^ (1 << w), k, p, out):
+                        if self._dfs(P | 1 << i, S ^ (1 << w), k, p, out, 0):
                             move = pair_notation(pyramid[i], stock[w])
                             break
             if move is None and open_stock and k < EMPTY_STOCK:
@@ -632,14 +920,15 @@ class Solver:
                 nk = next_stock(S, k)
                 if tv == 13 and king_from_stock:
                     # Rule 2: a King on the face-up stock top leaves at once.
-                    if not self._dfs(P, rest, nk, p, out):
+                    if not self._dfs(P, rest, nk, p, out, 0):
                         return False
                     move = stock[k]
-                elif w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, out):
+                elif w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, out, 0):
                     move = pair_notation(stock[w], stock[k])
                 else:
+                    touched = masks[tv] | masks[13 - tv]
                     for i in by_value[13 - tv]:
-                        if self._dfs(P | 1 << i, rest, nk, p, out):
+                        if self._dfs(P | 1 << i, rest, nk, p, out, touched):
                             move = pair_notation(pyramid[i], stock[k])
                             break
             if move is not None:
@@ -665,6 +954,7 @@ class Solver:
                 else:
                     p += 1
                     last = p == passes
+                    settled = 0  # the waste is empty again
                 walk.append(0)
                 continue
             # Draw, then walk past the links where nothing can be removed.

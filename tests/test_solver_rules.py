@@ -1,0 +1,159 @@
+"""The exact solver's pruning rules, each checked against a search without it.
+
+The last pass as a stack (rule 8) against the plain search and against a brute force over the
+engine's own moves; the relaxed game's "free" removals (rule 7) against the relaxed game
+searched without them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_solver import brute_force
+
+from pyramid_widget import Game, solve
+from pyramid_widget.solver import search
+from pyramid_widget.solver.search import FULL, PyramidFacts, Solver, _exposed, _LastPass
+from pyramid_widget.solver.solution import problem_from_game
+
+
+def last_pass_position(deal: int, rules: str, seed: int) -> Game:
+    """A position in the last pass: on a winning line (then perhaps one random move) for odd
+    seeds mixed with deals, by random play that prefers removals otherwise."""
+    rng = random.Random(f"{seed}-{deal}-{rules}")
+    game = Game.deal(deal, rules)
+    line = list(solve(game).moves) if (seed + deal) % 2 else []
+    for _ in range(400):
+        moves = game.legal_moves()
+        in_last = game.pass_number == game.rules.passes
+        if not moves or (in_last and rng.random() < 0.06):
+            break
+        if line:
+            game.play(line.pop(0))
+            continue
+        removals = [m for m in moves if m.kind in ("pair", "king")]
+        game.play(rng.choice(removals if removals and rng.random() < 0.8 else moves))
+    if line and rng.random() < 0.5 and game.legal_moves():
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def stack_verdict(game: Game) -> bool:
+    problem = problem_from_game(game)
+    P, S, k, _ = problem.start
+    return _LastPass(Solver(problem)).winnable(P, S & ((1 << k) - 1), S >> k << k)
+
+
+@pytest.mark.parametrize(
+    "rules", ["strict", "classic,passes=1", "open-stock,passes=1", "one-recycle", "classic"]
+)
+def test_the_last_pass_as_a_stack_agrees_with_the_plain_search(rules, monkeypatch):
+    """Rule 8 decides a last-pass position exactly: the same verdict as the search that keeps
+    the whole waste in its positions (never switched to rule 8 here)."""
+    monkeypatch.setattr(search, "_PLAIN_NODES", 10**9)
+    verdicts: list[bool] = []
+    for deal in range(1, 400):
+        if len(verdicts) >= 24 and verdicts.count(True) >= 4:
+            break
+        game = last_pass_position(deal, rules, seed=3)
+        if game.is_won or game.pass_number != game.rules.passes:
+            continue
+        plain = solve(game).status == "winnable"
+        if not plain and verdicts.count(False) >= 20:
+            continue
+        assert stack_verdict(game) == plain, (deal, game.code)
+        verdicts.append(plain)
+    assert verdicts.count(True) >= 4 and verdicts.count(False) >= 4, verdicts
+
+
+@pytest.mark.parametrize("rules", ["strict", "classic,passes=1", "open-stock,passes=1"])
+def test_the_last_pass_as_a_stack_agrees_with_a_brute_force_search(rules):
+    verdicts = []
+    for deal in range(1, 300):
+        if verdicts.count(True) >= 3 and verdicts.count(False) >= 3:
+            break
+        game = last_pass_position(deal, rules, seed=11)
+        if game.is_won or game.cleared < 16:
+            continue
+        try:
+            expected = brute_force(game, 6_000)
+        except TimeoutError:
+            continue
+        assert stack_verdict(game) == expected, (deal, game.code)
+        verdicts.append(expected)
+    assert verdicts.count(True) >= 2 and verdicts.count(False) >= 2, verdicts
+
+
+@pytest.mark.parametrize("rules", ["strict", "classic,passes=1"])
+def test_a_long_last_pass_search_hands_over_to_the_stack_and_its_line_replays(rules, monkeypatch):
+    """With rule 8 taking over at once, every verdict stays and every line still replays."""
+    monkeypatch.setattr(search, "_PLAIN_NODES", 0)
+    for deal in range(1, 40):
+        game = Game.deal(deal, rules)
+        fast = solve(game)
+        monkeypatch.setattr(search, "_PLAIN_NODES", 10**9)
+        plain = solve(game)
+        monkeypatch.setattr(search, "_PLAIN_NODES", 0)
+        assert fast.status == plain.status, deal
+        if fast.status == "winnable":
+            copy = game.copy()
+            for move in fast.moves:
+                copy.play(move)
+            assert copy.is_won, deal
+
+
+def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict) -> bool:
+    """The relaxed game searched move by move, with no removal forced."""
+    key = P | bag << 28
+    if key in memo:
+        return memo[key]
+    if P == FULL:
+        result = not facts.deck_win or facts.stock_in_play or not bag & ~(7 << 39)
+    else:
+        king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+        result = bool(king_bit) and relaxed_without_shortcuts(facts, P | king_bit, bag, memo)
+        if not king_bit:
+            result = any(relaxed_without_shortcuts(facts, P | b, bag, memo) for b, _, _ in pairs)
+            for v in range(1, 13):
+                if result:
+                    break
+                if by_value[v] and bag >> 3 * (13 - v) & 7:
+                    less = bag - (1 << 3 * (13 - v))
+                    result = any(
+                        relaxed_without_shortcuts(facts, P | 1 << i, less, memo)
+                        for i in by_value[v]
+                    )
+    memo[key] = result
+    return result
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    deal=st.integers(1, 10**6),
+    removed=st.integers(0, 22),
+    kept=st.integers(4, 24),
+    deck=st.booleans(),
+    open_stock=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_the_relaxed_games_free_removals_never_change_its_verdict(
+    deal, removed, kept, deck, open_stock, seed
+):
+    """`PyramidFacts._free` plays some cards at once; the verdict is the move-by-move one."""
+    rng = random.Random(seed)
+    game = Game.deal(deal)
+    values = [card.rank for card in game.cards[:28]]
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
+    P = 0
+    for _ in range(removed):  # take exposed cards away at random, as play would
+        exposed = _exposed(P)
+        if not exposed:
+            break
+        P |= 1 << rng.choice(exposed)
+    stock = [card.rank for card in game.cards[28:]]
+    rng.shuffle(stock)
+    bag = sum(1 << 3 * v for v in stock[:kept])
+    assert facts.relaxed(P, bag) == relaxed_without_shortcuts(facts, P, bag, {})

@@ -157,3 +157,23 @@ def test_the_relaxed_games_free_removals_never_change_its_verdict(
     rng.shuffle(stock)
     bag = sum(1 << 3 * v for v in stock[:kept])
     assert facts.relaxed(P, bag) == relaxed_without_shortcuts(facts, P, bag, {})
+
+
+@pytest.mark.parametrize("rules", ["classic", "one-recycle", "classic,passes=1"])
+def test_the_apex_rule_never_calls_a_winnable_last_pass_lost(rules):
+    """Rule 9 (the apex leaves last, with a waste card) against rule 8's exact verdict, on
+    last-pass positions with the stock face down; it must also cut some."""
+    cuts = wins = 0
+    for deal in range(1, 120):
+        game = last_pass_position(deal, rules, seed=5)
+        if game.is_won or game.pass_number != game.rules.passes or game.rules.stock_in_play:
+            continue
+        problem = problem_from_game(game)
+        P, S, k, _ = problem.start
+        solver = Solver(problem)
+        reachable = solver.apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+        if stack_verdict(game):
+            wins += 1
+            assert reachable, (deal, game.code)
+        cuts += not reachable
+    assert cuts >= 3 and wins >= 2, (cuts, wins)

@@ -59,6 +59,12 @@ winnable. The rules (each argued at its definition):
    pyramid could not be cleared even with every waste and stock card usable at any time, the
    position is lost. (Its own search plays a card at once where that cannot hurt:
    `PyramidFacts._free`.)
+9. The apex in the last pass (`Solver.apex_reachable`), checked where a last pass starts with
+   the stock face down: the apex leaves last, with a waste card; the cards drawn after that
+   one must all have left before, so the rest of the pyramid must be cleared with what comes
+   before it and the drawn cards that can leave; the relaxed game decides whether it can, in
+   two phases when the partner is still in the stock (`PyramidFacts.two_phase`: what lies
+   under the partner on the waste is out of play for good once it is drawn).
 8. The last pass as a stack (`_LastPass`): with no recycle left, what can happen while a waste
    card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
    not on the waste under it. When the search of a last pass runs long, those runs are
@@ -240,6 +246,7 @@ class PyramidFacts:
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
+        self._two_phase: dict[int, bool] = {}
         self._relaxed_left: int | None = None
         self._ticks = 0
         self.on_tick = None  # called every 512 relaxed positions (the solver's budget check)
@@ -359,6 +366,17 @@ class PyramidFacts:
                     return by_value[s][0], 1 << 3 * r
         return None
 
+    def _tick(self) -> None:
+        """Count one new relaxed position: the solver's budget check every 512, and the
+        up-front check's own budget (`relaxed_within`)."""
+        self._ticks += 1
+        if not self._ticks & 511 and self.on_tick is not None:
+            self.on_tick()
+        if self._relaxed_left is not None:
+            self._relaxed_left -= 1
+            if self._relaxed_left < 0:
+                raise _OutOfBudget
+
     def relaxed(self, P: int, bag: int) -> bool:
         """Could the pyramid P be cleared if the waste-and-stock cards (``bag``: 3 bits per
         value v at bit 3v) could all be used at any time, each once? A winning line of the real
@@ -369,13 +387,7 @@ class PyramidFacts:
         known = self._relaxed.get(key)
         if known is not None:
             return known
-        self._ticks += 1
-        if not self._ticks & 511 and self.on_tick is not None:
-            self.on_tick()
-        if self._relaxed_left is not None:
-            self._relaxed_left -= 1
-            if self._relaxed_left < 0:
-                raise _OutOfBudget
+        self._tick()
         if P == FULL:
             # Whole deck: with the stock face down only Kings may be left in the bag.
             result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
@@ -402,6 +414,40 @@ class PyramidFacts:
                                     result = True
                                     break
         self._relaxed[key] = result
+        return result
+
+    def two_phase(self, P: int, first: int, then: int) -> bool:
+        """The relaxed game in two phases (rule 9): could the pyramid P be cleared using first
+        only the cards of bag ``first`` (and pyramid pairs), then only those of bag ``then``?
+        Memoised per (P, first, then)."""
+        key = P | first << 28 | then << 70
+        known = self._two_phase.get(key)
+        if known is not None:
+            return known
+        self._tick()
+        if P == FULL or self.relaxed(P, then):
+            self._two_phase[key] = True
+            return True
+        king_bit, _, pairs, by_value, _, _, specs, _ = self.facts(P)
+        both = first + then
+        result = False
+        for v, low, high in specs:
+            n = both >> 3 * v & 7
+            if n < low or n > high:
+                break
+        else:
+            if king_bit:
+                result = self.two_phase(P | king_bit, first, then)
+            else:
+                result = any(self.two_phase(P | bits, first, then) for bits, _, _ in pairs)
+                if not result:
+                    for v in range(1, 13):
+                        if by_value[v] and first >> 3 * (13 - v) & 7:
+                            less = first - (1 << 3 * (13 - v))
+                            if any(self.two_phase(P | 1 << i, less, then) for i in by_value[v]):
+                                result = True
+                                break
+        self._two_phase[key] = result
         return result
 
 
@@ -563,6 +609,14 @@ class Solver:
         self._value_masks = [0] * 14
         for j, v in enumerate(self.sv):
             self._value_masks[v] |= 1 << j
+        # `bag` by table, a byte of the stock at a time: entry m sums the cards of byte m.
+        self._bags: list[list[int]] = []
+        for base in (0, 8, 16):
+            table = [0] * 256
+            for m in range(1, 256):
+                low = m & -m
+                table[m] = table[m ^ low] + (1 << 3 * self.sv[base + low.bit_length() - 1])
+            self._bags.append(table)
 
     def after(self, state: tuple[int, int, int, int], move: str) -> tuple[int, int, int, int]:
         """The position after a legal move (a notation), in the solver's terms."""
@@ -638,12 +692,61 @@ class Solver:
 
     def bag(self, S: int) -> int:
         """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
-        masks = self._value_masks
-        return sum((S & masks[v]).bit_count() << 3 * v for v in range(1, 14))
+        low, mid, high = self._bags
+        return low[S & 255] + mid[S >> 8 & 255] + high[S >> 16]
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions."""
         return self.pyramid.relaxed_within(P, bag, budget)
+
+    def apex_reachable(self, P: int, W: int, T: int) -> bool:
+        """Rule 9, in the last pass with the stock face down (waste W, stock T): False when
+        the apex can be shown never to leave.
+
+        The apex lies under every other pyramid card, so when it leaves, nothing else is left
+        in the pyramid, and its partner p is on the waste top. Every card put on the waste
+        after p, or lying on p there, left before that, with a pyramid card other than the
+        apex (the stock is face down, and the apex comes free only at the end), so none of
+        them is a card whose value has no partner among those; and no card under p was in play
+        meanwhile. The rest of the pyramid was therefore cleared, each card used once, with: if
+        p is in the waste, the cards above it and the stock up to its first such card; if p is
+        in the stock, the waste, the stock before p and after p up to the first such card. The
+        relaxed game (rule 7) must clear it with those; no p passing that test: lost.
+        """
+        if P & 1 or self.pv[0] == 13:
+            return True
+        need = self._value_masks[13 - self.pv[0]]
+        rest = P | 1
+        if rest == FULL:
+            return bool((W | T) & need)
+        dead = self._info(rest)[9][0]  # values with no pyramid partner left once the apex goes
+        relaxed = self.pyramid.relaxed
+        bag = self.bag
+
+        def drawable(cards: int) -> int:
+            stop = cards & dead
+            return cards & ((stop & -stop) - 1) if stop else cards
+
+        partners = W & need
+        if partners:
+            tail = drawable(T)
+            while partners:
+                p = 1 << (partners.bit_length() - 1)  # from the top of the waste down
+                partners ^= p
+                above = W & ~((p << 1) - 1)
+                if above & dead:
+                    break  # a card that cannot leave lies on p, and on every p below it
+                if relaxed(rest, bag(above | tail)):
+                    return True
+        partners = T & need
+        two_phase = self.pyramid.two_phase
+        while partners:
+            p = partners & -partners
+            partners ^= p
+            # Nothing drawn before p can be used once p is on the waste: two phases.
+            if two_phase(rest, bag(W | T & (p - 1)), bag(drawable(T & ~((p << 1) - 1)))):
+                return True
+        return False
 
     def settle(self, P: int, S: int, k: int, p: int, fresh: bool) -> tuple | None:
         """A position as the search keeps it: in the last pass the buried waste cards are
@@ -726,6 +829,12 @@ class Solver:
         try:
             if not self.relaxed_within(P, self.bag(S), relaxed_budget):
                 return None
+            if (
+                p == self.problem.passes
+                and not self.problem.stock_in_play
+                and not self.apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+            ):
+                return None  # rule 9
             if p != self.problem.passes:
                 found = self._dfs(P, S, k, p, out)
             else:
@@ -948,6 +1057,8 @@ class Solver:
                     return False
                 if not self.pyramid.relaxed(P, self.bag(S)):
                     return False  # rule 7, after a recycle
+                if p + 1 == passes and not open_stock and not self.apex_reachable(P, 0, S):
+                    return False  # rule 9
                 k = first_stock(S, 0)
                 if passes is None:
                     end = entry  # unlimited passes: round once, back to where the walk began

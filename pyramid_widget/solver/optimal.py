@@ -8,12 +8,16 @@ and drops by at most one per move, so the first win taken off the queue is a sho
 
 The successor rules are the exact search's (see `search`), each of which keeps a shortest win:
 a pyramid King leaves at once, and so does a pyramid card with its one partner left when that
-partner is in play (the deletion lemma's line is no longer; a King on the waste or
-the stock is forced only under the whole-deck win, as a shortest pyramid win may never spend a
-move on it); pyramid pairs are tried only
-after a removal (the same pair played before the draws gives a line of the same length); the
-draws between two links where something can be removed are one edge costing one per draw; the
-counting bounds and the last-pass burial only drop positions or cards that can never help.
+partner is in play (the deletion lemma's line is no longer; a King on the waste or the stock is
+forced only under the whole-deck win, as a shortest pyramid win may never spend a move on it);
+pyramid pairs are tried only after a removal (the same pair played before the draws gives a
+line of the same length); the draws between two links where something can be removed are one
+edge costing one per draw; the counting bounds and the last-pass burial only drop positions or
+cards that can never help, and so do the positions the exact search proved lost (its memo,
+rule 5: a position at or after a memoised pass and boundary of the same cards).
+
+Positions are ints (``P | S << 28 | k << 52 | fresh << 57 | pass << 58``) and moves small
+codes, turned into notations only for the line found.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from __future__ import annotations
 import time
 
 from .search import (
-    COVER,
     EMPTY_STOCK,
     FULL,
     SearchTimeout,
@@ -33,11 +36,12 @@ from .search import (
 
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits
+_FRESH = 1 << 57
+_RECYCLE = -(1 << 20)  # the move code of a recycle; -n is n draws; a | b << 6 a removal
+_ALONE = 63  # the second card of a removal that takes one card (a King)
 
-State = tuple[int, int, int, int, bool]  # P, S, k, pass, fresh
 
-
-def _heuristic(solver: Solver, P: int, S: int, k: int) -> int:
+def _heuristic(solver: Solver, P: int, S: int, k: int, cache: dict | None = None) -> int:
     """A lower bound on the moves still needed: the removals bound of `PyramidFacts._bounds`
     (under the whole-deck win: the same count over every card left, plus a draw for each card
     of a face-down stock), plus the moves needed to reach cards the pyramid must still take
@@ -53,112 +57,132 @@ def _heuristic(solver: Solver, P: int, S: int, k: int) -> int:
     So with e of the d cards paired (e at most the p whose value has a partner left in the
     pyramid), the cost is at least (d - e) + max(0, e + 1 - L) / 2, smallest at e = min(d, p).
     """
-    info = solver._info(P)
-    counts = info[5]
     if solver.deck_win:
+        counts = solver._info(P)[5]
         masks = solver._value_masks
         total = [counts[v] + (S & masks[v]).bit_count() for v in range(14)]
         bound = total[13] + sum(max(total[r], total[13 - r]) for r in range(1, 7))
         if not solver.problem.stock_in_play:
             bound += (S >> k).bit_count()
         return bound
-    needs, short, partnered = _needs(solver, P)
+    facts = cache.get(P) if cache is not None else None
+    if facts is None:
+        facts = _needs(solver, P)
+        if cache is not None:
+            cache[P] = facts
+    removals, needs, short, partnered = facts
     below = S & ((1 << k) - 1)
     ahead = S >> k
+    open_stock = solver.problem.stock_in_play
     extra = 0
     for mask, low in needs:
         need = low - (below & mask).bit_count()
         if need <= 0:
             continue
         cards = ahead & (mask >> k)
-        for _ in range(need - 1):
+        while need > 1:
             cards &= cards - 1
+            need -= 1
         if not cards:
             return _LOST  # not enough partners left: the position is lost
         before = ahead & ((cards & -cards) - 1)
         d = before.bit_count()
-        if solver.problem.stock_in_play:
+        if open_stock:
             e = (before & (partnered >> k)).bit_count()
-            cost = d - e + (max(0, e + 1 - short) + 1) // 2
+            over = e + 1 - short
+            cost = d - e + (over + 1) // 2 if over > 0 else d - e
         else:
             cost = d + 1
-        extra = max(extra, cost)
-    return info[7] + extra
+        if cost > extra:
+            extra = cost
+    return removals + extra
 
 
-def _needs(solver: Solver, P: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
-    """Per pyramid state, cached: the bounds with a positive low as (stock mask, low), their
-    total L, and the mask of non-pyramid cards whose value has a partner left in the pyramid."""
-    cache = solver.__dict__.setdefault("_needs", {})
-    found = cache.get(P)
-    if found is None:
-        info = solver._info(P)
-        needs = tuple((mask, low) for mask, low, _, _ in info[4] if low > 0)
-        counts = info[5]
-        masks = solver._value_masks
-        partnered = 0
-        for v in range(1, 13):
-            if counts[13 - v]:
-                partnered |= masks[v]
-        found = cache[P] = (needs, sum(low for _, low in needs), partnered)
-    return found
+def _needs(solver: Solver, P: int) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
+    """Per pyramid state: the removals bound, the bounds with a positive low as (stock mask,
+    low), their total L, and the mask of non-pyramid cards whose value has a partner left in
+    the pyramid."""
+    info = solver._info(P)
+    needs = tuple((mask, low) for mask, low, _, _ in info[4] if low > 0)
+    counts = info[5]
+    masks = solver._value_masks
+    partnered = 0
+    for v in range(1, 13):
+        if counts[13 - v]:
+            partnered |= masks[v]
+    return info[7], needs, sum(low for _, low in needs), partnered
 
 
-def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
-    """(cost, next state, move) for every move the search considers from ``state``; a draw
-    edge's move is "draw" repeated cost times (stored once, as "draw*n")."""
-    P, S, k, p, fresh = state
+def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
+    """(cost, next state, move code) for every move the search considers from ``state``."""
+    P = state & FULL
+    S = state >> 28 & 0xFFFFFF
+    k = state >> 52 & 31
+    p = state >> 58
     problem = solver.problem
-    if P == FULL and (not S or not solver.deck_win):
+    deck_win = solver.deck_win
+    if P == FULL and (not S or not deck_win):
         return []
-    king_bit, king, pairs, by_value, bounds, _, useful, _, lonely, _ = solver._info(P)
+    king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = solver._info(P)
     for mask, low, high, _ in bounds:
         n = (S & mask).bit_count()
         if n < low or n > high:
             return []
-    pyramid, stock, sv = problem.pyramid, problem.stock, solver.sv
+    sv = solver.sv
+    pass_bits = p << 58
+    last = p == problem.passes
+
+    def settle(P: int, S: int, k: int, fresh: int) -> int:
+        """The position as kept (rule 6's buried cards dropped), or -1 when it is lost."""
+        if last and S & ((1 << k) - 1):
+            cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
+            if cut:
+                if deck_win or solver.dead(P, S & ~cut):
+                    return -1
+                S &= ~cut
+        return P | S << 28 | k << 52 | fresh | pass_bits
+
     if king_bit:
-        return [(1, (P | king_bit, S, k, p, True), pyramid[king])]
-    out: list[tuple[int, State, str]] = []
+        child = settle(P | king_bit, S, k, _FRESH)
+        return [(1, child, king | _ALONE << 6)] if child >= 0 else []
+    out: list[tuple[int, int, int]] = []
     w = (S & ((1 << k) - 1)).bit_length() - 1
     open_stock = problem.stock_in_play
     masks = solver._value_masks
-    for i, need, mates in lonely:  # rule 3: the one partner left is in play
+    for i, need, mates in forced:  # rule 3: the one partner left is in play
         others = S & masks[need]
         if mates:
-            j = mates.bit_length() - 1
-            if not others and not mates & (mates - 1) and P & COVER[j] == COVER[j]:
-                child = solver.settle(P | 1 << i | mates, S, k, p, True)
-                return [] if child is None else [(1, child, pair_notation(pyramid[i], pyramid[j]))]
+            if not others:
+                child = settle(P | 1 << i | mates, S, k, _FRESH)
+                return [(1, child, i | (mates.bit_length() - 1) << 6)] if child >= 0 else []
         elif others and not others & (others - 1):
             j = others.bit_length() - 1
             if j == w or (open_stock and j == k):
                 nk = next_stock(S, k) if j == k else k
-                child = solver.settle(P | 1 << i, S ^ others, nk, p, True)
-                return [] if child is None else [(1, child, pair_notation(pyramid[i], stock[j]))]
+                child = settle(P | 1 << i, S ^ others, nk, _FRESH)
+                return [(1, child, i | (28 + j) << 6)] if child >= 0 else []
     # A King on the waste or the stock: forced only under the whole-deck win, where every
     # win removes it anyway; under the pyramid win a shortest line may leave it be.
     if w >= 0 and sv[w] == 13:
-        out.append((1, (P, S ^ (1 << w), k, p, True), stock[w]))
+        out.append((1, settle(P, S ^ (1 << w), k, _FRESH), 28 + w | _ALONE << 6))
     if open_stock and k < EMPTY_STOCK and sv[k] == 13 and problem.king_from_stock:
-        out.append((1, (P, S ^ (1 << k), next_stock(S, k), p, True), stock[k]))
-    if out and solver.deck_win:
-        return out[:1]
-    if fresh:
+        out.append((1, settle(P, S ^ (1 << k), next_stock(S, k), _FRESH), 28 + k | _ALONE << 6))
+    if out and deck_win:
+        return out[:1] if out[0][1] >= 0 else []
+    if state & _FRESH:
         for bits, i, j in pairs:
-            out.append((1, (P | bits, S, k, p, True), pair_notation(pyramid[i], pyramid[j])))
+            out.append((1, settle(P | bits, S, k, _FRESH), i | j << 6))
     if w >= 0:
+        rest = S ^ (1 << w)
         for i in by_value[13 - sv[w]]:
-            out.append(
-                (1, (P | 1 << i, S ^ (1 << w), k, p, True), pair_notation(pyramid[i], stock[w]))
-            )
+            out.append((1, settle(P | 1 << i, rest, k, _FRESH), i | (28 + w) << 6))
     if open_stock and k < EMPTY_STOCK:
         rest = S ^ (1 << k)
         nk = next_stock(S, k)
         if w >= 0 and sv[w] + sv[k] == 13:
-            out.append((1, (P, rest ^ (1 << w), nk, p, True), pair_notation(stock[w], stock[k])))
+            out.append((1, settle(P, rest ^ (1 << w), nk, _FRESH), 28 + w | (28 + k) << 6))
         for i in by_value[13 - sv[k]]:
-            out.append((1, (P | 1 << i, rest, nk, p, True), pair_notation(pyramid[i], stock[k])))
+            out.append((1, settle(P | 1 << i, rest, nk, _FRESH), i | (28 + k) << 6))
     if k < EMPTY_STOCK:
         draws = 1
         if open_stock:
@@ -177,21 +201,17 @@ def successors(solver: Solver, state: State) -> list[tuple[int, State, str]]:
             else:
                 draws = (S >> k).bit_count()
                 k2 = EMPTY_STOCK
-        out.append((draws, solver.settle(P, S, k2, p, False), f"draw*{draws}"))
+        out.append((draws, settle(P, S, k2, 0), -draws))
     elif (
         S
         and (problem.passes is None or p < problem.passes)
         and solver.pyramid.relaxed(P, solver.bag(S))  # rule 7
     ):
         q = p if problem.passes is None else p + 1
-        out.append((1, solver.settle(P, S, first_stock(S, 0), q, False), "recycle"))
-    settled = []
-    for cost, child, move in out:
-        if child is not None and child[4]:
-            child = solver.settle(*child)
-        if child is not None:
-            settled.append((cost, child, move))
-    return settled
+        last = q == problem.passes
+        pass_bits = q << 58
+        out.append((1, settle(P, S, first_stock(S, 0), 0), _RECYCLE))
+    return [edge for edge in out if edge[1] >= 0]
 
 
 def shortest(
@@ -204,12 +224,19 @@ def shortest(
     P, S, k, p = start
     if solver.problem.passes is None:
         p = 0
-    first = solver.settle(P, S, k, p, True)
-    assert first is not None, "shortest() needs a winnable position"
-    parents: dict[State, tuple[State | None, str]] = {first: (None, "")}
-    best: dict[State, int] = {first: 0}
-    buckets: list[list[tuple[int, State]]] = [[] for _ in range(bound + 1)]
-    f = _heuristic(solver, P, first[1], k)
+    first = P | S << 28 | k << 52 | _FRESH | p << 58
+    if p == solver.problem.passes and S & ((1 << k) - 1):
+        cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
+        assert not cut or not solver.deck_win, "shortest() needs a winnable position"
+        first &= ~(cut << 28)
+    parents: dict[int, tuple[int, int]] = {first: (-1, 0)}
+    best: dict[int, int] = {first: 0}
+    estimates: dict[int, int] = {}  # the heuristic per (P, S, k)
+    needs: dict[int, tuple] = {}  # its per-pyramid part (`_needs`)
+    lost = solver._memo  # positions the exact search proved lost (rule 5)
+    deck_win = solver.deck_win
+    buckets: list[list[tuple[int, int]]] = [[] for _ in range(bound + 1)]
+    f = _heuristic(solver, P, first >> 28 & 0xFFFFFF, k)
     buckets[min(f, bound)].append((0, first))
     expanded = 0
     for f in range(bound + 1):
@@ -225,32 +252,45 @@ def shortest(
                 and time.perf_counter() > deadline
             ):
                 raise SearchTimeout
-            P, S, k, p, _ = state
-            if P == FULL and (not S or not solver.deck_win):
-                return _line(parents, state)
+            if state & FULL == FULL and (not state >> 28 & 0xFFFFFF or not deck_win):
+                return _line(solver, parents, state)
             for cost, child, move in successors(solver, state):
                 g2 = g + cost
                 if g2 >= best.get(child, bound + 1):
                     continue
-                f2 = g2 + _heuristic(solver, child[0], child[1], child[2])
+                spot = child & ((1 << 57) - 1)
+                h = estimates.get(spot)
+                if h is None:
+                    h = estimates[spot] = _heuristic(
+                        solver, child & FULL, child >> 28 & 0xFFFFFF, child >> 52 & 31, needs
+                    )
+                f2 = g2 + h
                 if f2 > bound:
                     continue
+                done = lost.get(child & ((1 << 52) - 1))
+                if done is not None and done <= (child >> 58) << 5 | (child >> 52 & 31):
+                    continue  # proved lost by the exact search
                 best[child] = g2
                 parents[child] = (state, move)
                 buckets[f2].append((g2, child))
     raise AssertionError("no win within the bound the exact search found")
 
 
-def _line(parents: dict[State, tuple[State | None, str]], state: State) -> list[str]:
+def _line(solver: Solver, parents: dict[int, tuple[int, int]], state: int) -> list[str]:
+    names = solver.problem.pyramid + solver.problem.stock
     moves: list[str] = []
     while True:
         parent, move = parents[state]
-        if parent is None:
+        if parent < 0:
             break
-        if move.startswith("draw*"):
-            moves.extend(["draw"] * int(move[5:]))
+        if move == _RECYCLE:
+            moves.append("recycle")
+        elif move < 0:
+            moves.extend(["draw"] * -move)
+        elif move >> 6 == _ALONE:
+            moves.append(names[move & 63])
         else:
-            moves.append(move)
+            moves.append(pair_notation(names[move & 63], names[move >> 6]))
         state = parent
     moves.reverse()
     return moves

@@ -177,3 +177,36 @@ def test_the_apex_rule_never_calls_a_winnable_last_pass_lost(rules):
             assert reachable, (deal, game.code)
         cuts += not reachable
     assert cuts >= 3 and wins >= 2, (cuts, wins)
+
+
+def test_the_apex_rule_knows_the_two_cards_on_the_apex_may_leave_together():
+    """8s and 5s lie on the apex 5d and pair with each other: then neither needs a waste
+    partner, and the apex takes the 8d from the stock. A last pass, stock face down."""
+    game = Game.from_position(
+        {0: "5d", 1: "8s", 2: "5s"}, stock=["Kh", "8d"], rules="classic,passes=1"
+    )
+    problem = problem_from_game(game)
+    P, S, k, _ = problem.start
+    assert Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+    solution = solve(game)
+    assert solution.status == "winnable"
+    for move in solution.moves:
+        game.play(move)
+    assert game.is_won
+
+
+def test_the_apex_rule_cuts_a_last_pass_whose_apex_partner_comes_too_early():
+    """The apex 7d needs a 6: one lies on the waste, one is the first stock card; the 7s
+    after it can never leave, and the Ace that the Queen on the apex needs comes after the
+    7s: drawn, the 7s buries both 6s for good."""
+    game = Game.from_position(
+        {0: "7d", 1: "Qc", 2: "Kc"},
+        waste=["6h"],
+        stock=["6s", "7s", "Ah"],
+        rules="classic,passes=1",
+    )
+    problem = problem_from_game(game)
+    P, S, k, _ = problem.start
+    assert not Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+    assert solve(game).status == "unwinnable"
+    assert brute_force(game, 6_000) is False

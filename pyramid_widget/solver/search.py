@@ -59,12 +59,12 @@ winnable. The rules (each argued at its definition):
    pyramid could not be cleared even with every waste and stock card usable at any time, the
    position is lost. (Its own search plays a card at once where that cannot hurt:
    `PyramidFacts._free`.)
-9. The apex in the last pass (`Solver.apex_reachable`), checked where a last pass starts with
-   the stock face down: the apex leaves last, with a waste card; the cards drawn after that
-   one must all have left before, so the rest of the pyramid must be cleared with what comes
-   before it and the drawn cards that can leave; the relaxed game decides whether it can, in
-   two phases when the partner is still in the stock (`PyramidFacts.two_phase`: what lies
-   under the partner on the waste is out of play for good once it is drawn).
+9. The apex in the last pass (`Solver.apex_reachable`), checked where a last pass starts: the
+   apex leaves last, with a waste card (or the stock top); what the partner covers on the
+   waste is out of play for good, and the cards drawn after it must all have left before, so
+   the rest of the pyramid must be cleared first with what comes before the partner, then
+   with what comes after it (`PyramidFacts.two_phase`); the relaxed game decides whether it
+   can.
 8. The last pass as a stack (`_LastPass`): with no recycle left, what can happen while a waste
    card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
    not on the waste under it. When the search of a last pass runs long, those runs are
@@ -233,16 +233,12 @@ class PyramidFacts:
         self.pv = tuple(pyramid_values)
         self.deck_win = deck_win
         self.stock_in_play = stock_in_play
+        by_value = [0] * 14
+        for i, v in enumerate(self.pv):
+            by_value[v] |= 1 << i
+        self._by_value = tuple(by_value)
         self._partners = tuple(
-            sum(
-                1 << j
-                for j in range(PYRAMID_SIZE)
-                if self.pv[i] + self.pv[j] == 13 and not _COMPARABLE[i] >> j & 1
-            )
-            for i in range(PYRAMID_SIZE)
-        )
-        self._by_value = tuple(
-            sum(1 << i for i in range(PYRAMID_SIZE) if self.pv[i] == v) for v in range(14)
+            by_value[13 - v] & ~_COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
@@ -609,11 +605,11 @@ class Solver:
         self._value_masks = [0] * 14
         for j, v in enumerate(self.sv):
             self._value_masks[v] |= 1 << j
-        # `bag` by table, a byte of the stock at a time: entry m sums the cards of byte m.
+        # `bag` by table, four stock places at a time: entry m sums the cards of nibble m.
         self._bags: list[list[int]] = []
-        for base in (0, 8, 16):
-            table = [0] * 256
-            for m in range(1, 256):
+        for base in range(0, STOCK_SIZE, 4):
+            table = [0] * 16
+            for m in range(1, 16):
                 low = m & -m
                 table[m] = table[m ^ low] + (1 << 3 * self.sv[base + low.bit_length() - 1])
             self._bags.append(table)
@@ -692,36 +688,64 @@ class Solver:
 
     def bag(self, S: int) -> int:
         """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
-        low, mid, high = self._bags
-        return low[S & 255] + mid[S >> 8 & 255] + high[S >> 16]
+        a, b, c, d, e, f = self._bags
+        return (
+            a[S & 15]
+            + b[S >> 4 & 15]
+            + c[S >> 8 & 15]
+            + d[S >> 12 & 15]
+            + e[S >> 16 & 15]
+            + f[S >> 20]
+        )
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions."""
         return self.pyramid.relaxed_within(P, bag, budget)
 
     def apex_reachable(self, P: int, W: int, T: int) -> bool:
-        """Rule 9, in the last pass with the stock face down (waste W, stock T): False when
-        the apex can be shown never to leave.
+        """Rule 9, in the last pass (waste W, stock T): False when the apex, or the last of the
+        two cards on it, can be shown never to leave.
 
         The apex lies under every other pyramid card, so when it leaves, nothing else is left
-        in the pyramid, and its partner p is on the waste top. Every card put on the waste
-        after p, or lying on p there, left before that, with a pyramid card other than the
-        apex (the stock is face down, and the apex comes free only at the end), so none of
-        them is a card whose value has no partner among those; and no card under p was in play
-        meanwhile. The rest of the pyramid was therefore cleared, each card used once, with: if
-        p is in the waste, the cards above it and the stock up to its first such card; if p is
-        in the stock, the waste, the stock before p and after p up to the first such card. The
-        relaxed game (rule 7) must clear it with those; no p passing that test: lost.
+        in the pyramid, and its partner p is on the waste top (or, with the stock top in play,
+        is the stock top). Every card put on the waste after p, or lying on p there, left
+        before that, and no card under p was in play meanwhile: once p is on the waste, what
+        lies under it is out of play for good. So the rest of the pyramid was cleared, each
+        card used once, with the cards that p had not covered yet: for p in the waste, those
+        above it and the stock; for p in the stock, the waste and the stock before p first,
+        then the cards drawn after p (two phases, `PyramidFacts.two_phase`; p never drawn is
+        the case where the second phase uses none). With the stock face down, a card put on p
+        can only leave with a pyramid card still there, so none of the cards drawn after p is
+        one whose value has no partner among those: the stock counts up to its first such
+        card. The relaxed game (rule 7) must clear the rest of the pyramid so; no p passing
+        that test: lost. The same holds for the last of the two cards lying on the apex when
+        they cannot pair with each other: when it leaves, only it and the apex are left, and
+        it cannot pair with the apex under it.
         """
-        if P & 1 or self.pv[0] == 13:
-            return True
-        need = self._value_masks[13 - self.pv[0]]
-        rest = P | 1
+        pv = self.pv
+        if not P & 1 and pv[0] != 13 and not self._leaves_last(P, W, T, 0, P | 1):
+            return False
+        top = [i for i in (1, 2) if not P >> i & 1]
+        if (
+            top
+            and not P & 1
+            and all(pv[i] != 13 for i in top)
+            and (len(top) == 1 or pv[1] + pv[2] != 13)  # the two may leave together
+        ):
+            return any(self._leaves_last(P, W, T, i, P | 1 | 1 << i) for i in top)
+        return True
+
+    def _leaves_last(self, P: int, W: int, T: int, card: int, rest: int) -> bool:
+        """Rule 9 for one pyramid card that leaves when only it (and the cards under it) are
+        left: ``rest`` is the pyramid once everything else is gone but those."""
+        need = self._value_masks[13 - self.pv[card]]
         if rest == FULL:
             return bool((W | T) & need)
-        dead = self._info(rest)[9][0]  # values with no pyramid partner left once the apex goes
         relaxed = self.pyramid.relaxed
         bag = self.bag
+        # Values with no pyramid partner left but these cards (none under an open stock,
+        # where two stock cards may pair).
+        dead = 0 if self.problem.stock_in_play else self._info(rest)[9][0]
 
         def drawable(cards: int) -> int:
             stop = cards & dead
@@ -743,7 +767,6 @@ class Solver:
         while partners:
             p = partners & -partners
             partners ^= p
-            # Nothing drawn before p can be used once p is on the waste: two phases.
             if two_phase(rest, bag(W | T & (p - 1)), bag(drawable(T & ~((p << 1) - 1)))):
                 return True
         return False
@@ -829,10 +852,8 @@ class Solver:
         try:
             if not self.relaxed_within(P, self.bag(S), relaxed_budget):
                 return None
-            if (
-                p == self.problem.passes
-                and not self.problem.stock_in_play
-                and not self.apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+            if p == self.problem.passes and not self.apex_reachable(
+                P, S & ((1 << k) - 1), S >> k << k
             ):
                 return None  # rule 9
             if p != self.problem.passes:
@@ -1057,7 +1078,7 @@ class Solver:
                     return False
                 if not self.pyramid.relaxed(P, self.bag(S)):
                     return False  # rule 7, after a recycle
-                if p + 1 == passes and not open_stock and not self.apex_reachable(P, 0, S):
+                if p + 1 == passes and not self.apex_reachable(P, 0, S):
                     return False  # rule 9
                 k = first_stock(S, 0)
                 if passes is None:

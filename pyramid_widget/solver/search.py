@@ -867,7 +867,6 @@ class Solver:
                     try:
                         found = self._dfs(P, S, k, p, out)
                     except _Switch:
-                        self._memo.clear()
                         out.clear()
                         self._last = _LastPass(self)
                     finally:
@@ -877,9 +876,6 @@ class Solver:
                     found = self._last.winnable(P, W, T) and self._dfs(P, S, k, p, out)
             if not found:
                 return None
-        except SearchTimeout:
-            self._memo.clear()  # it holds the interrupted walks, not proven losses
-            raise
         finally:
             self.pyramid.on_tick = None
         out.reverse()
@@ -974,136 +970,145 @@ class Solver:
         entry = None
         first = True
         settled = S & ((1 << k) - 1) & ~dirty if dirty >= 0 else -1  # nothing buried in it
-        while True:
-            if last and S & ((1 << k) - 1):
-                # Rule 6: in the last pass, the waste is a stack that only shrinks from the top.
-                waste = S & ((1 << k) - 1)
-                added = waste & ~settled if settled >= 0 else -1
-                cut = self._buried(waste, S >> k << k, tight, added) if added else 0
-                settled = waste & ~cut
-                if cut:
-                    if deck_win:
-                        return False
-                    S &= ~cut
-                    for mask, low, high, _ in bounds:
-                        n = (S & mask).bit_count()
-                        if n < low or n > high:
+        try:
+            while True:
+                if last and S & ((1 << k) - 1):
+                    # Rule 6: in the last pass, the waste is a stack that only shrinks from the top.
+                    waste = S & ((1 << k) - 1)
+                    added = waste & ~settled if settled >= 0 else -1
+                    cut = self._buried(waste, S >> k << k, tight, added) if added else 0
+                    settled = waste & ~cut
+                    if cut:
+                        if deck_win:
                             return False
-            code = p << 5 | k
-            if key != P | S << 28:
-                key = P | S << 28
-                end = memo.get(key)
-                if end is not None and end <= code:
+                        S &= ~cut
+                        for mask, low, high, _ in bounds:
+                            n = (S & mask).bit_count()
+                            if n < low or n > high:
+                                return False
+                code = p << 5 | k
+                if key != P | S << 28:
+                    key = P | S << 28
+                    end = memo.get(key)
+                    if end is not None and end <= code:
+                        return False
+                    # Under unlimited passes one walk goes round every boundary: all covered.
+                    memo[key] = code if passes is not None else 0
+                    keys.append((key, end))
+                    entry = code
+                elif end is not None and end <= code:
                     return False
-                # Under unlimited passes one walk goes round every boundary: all covered.
-                memo[key] = code if passes is not None else 0
-                keys.append((key, end))
-                entry = code
-            elif end is not None and end <= code:
-                return False
-            self.nodes += 1
-            if not self.nodes & _CHECK_EVERY:
-                self.check_budget()
-            move = None
-            if first:
-                # Rule 4: pyramid pairs only here, right after a removal.
-                first = False
-                for bits, i, j in pairs:
-                    v = sv_pyr[i]
-                    if self._dfs(P | bits, S, k, p, out, masks[v] | masks[13 - v]):
-                        move = pair_notation(pyramid[i], pyramid[j])
-                        break
-            w = (S & ((1 << k) - 1)).bit_length() - 1
-            if move is None and solo:
-                for bit in (1 << w if w >= 0 else 0, 1 << k if open_stock else 0):
-                    i = solo.get(bit)
-                    if i is not None:
-                        # Rule 3 (see above): the one partner left of pyramid card i is on top.
-                        j = bit.bit_length() - 1
-                        nk = next_stock(S, k) if j == k else k
-                        if not self._dfs(
-                            P | 1 << i,
-                            S ^ bit,
-                            nk,
-                            p,
-                            out,
-                            0 if j != k else masks[sv[j]] | masks[13 - sv[j]],
-                        ):
+                self.nodes += 1
+                if not self.nodes & _CHECK_EVERY:
+                    self.check_budget()
+                move = None
+                if first:
+                    # Rule 4: pyramid pairs only here, right after a removal.
+                    first = False
+                    for bits, i, j in pairs:
+                        v = sv_pyr[i]
+                        if self._dfs(P | bits, S, k, p, out, masks[v] | masks[13 - v]):
+                            move = pair_notation(pyramid[i], pyramid[j])
+                            break
+                w = (S & ((1 << k) - 1)).bit_length() - 1
+                if move is None and solo:
+                    for bit in (1 << w if w >= 0 else 0, 1 << k if open_stock else 0):
+                        i = solo.get(bit)
+                        if i is not None:
+                            # Rule 3 (see above): the one partner left of pyramid card i is on top.
+                            j = bit.bit_length() - 1
+                            nk = next_stock(S, k) if j == k else k
+                            if not self._dfs(
+                                P | 1 << i,
+                                S ^ bit,
+                                nk,
+                                p,
+                                out,
+                                0 if j != k else masks[sv[j]] | masks[13 - sv[j]],
+                            ):
+                                return False
+                            move = pair_notation(pyramid[i], stock[j])
+                            break
+                if move is None and w >= 0:
+                    wv = sv[w]
+                    if wv == 13:
+                        # Rule 2: a King on the waste top leaves at once (deletion lemma).
+                        if not self._dfs(P, S ^ (1 << w), k, p, out, 0):
                             return False
-                        move = pair_notation(pyramid[i], stock[j])
-                        break
-            if move is None and w >= 0:
-                wv = sv[w]
-                if wv == 13:
-                    # Rule 2: a King on the waste top leaves at once (deletion lemma).
-                    if not self._dfs(P, S ^ (1 << w), k, p, out, 0):
-                        return False
-                    move = stock[w]
-                else:
-                    for i in by_value[13 - wv]:
-                        if self._dfs(P | 1 << i, S ^ (1 << w), k, p, out, 0):
-                            move = pair_notation(pyramid[i], stock[w])
-                            break
-            if move is None and open_stock and k < EMPTY_STOCK:
-                tv = sv[k]
-                rest = S ^ (1 << k)
-                nk = next_stock(S, k)
-                if tv == 13 and king_from_stock:
-                    # Rule 2: a King on the face-up stock top leaves at once.
-                    if not self._dfs(P, rest, nk, p, out, 0):
-                        return False
-                    move = stock[k]
-                elif w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, out, 0):
-                    move = pair_notation(stock[w], stock[k])
-                else:
-                    touched = masks[tv] | masks[13 - tv]
-                    for i in by_value[13 - tv]:
-                        if self._dfs(P | 1 << i, rest, nk, p, out, touched):
-                            move = pair_notation(pyramid[i], stock[k])
-                            break
-            if move is not None:
-                out.append(move)
-                for n in range(len(walk) - 1, -1, -1):
-                    out.extend(["draw"] * walk[n])
-                    if n:
-                        out.append("recycle")
-                for key, end in keys:
-                    if end is None:
-                        del memo[key]
+                        move = stock[w]
                     else:
-                        memo[key] = end
-                return True
-            if k == EMPTY_STOCK:
-                if not S or (passes is not None and p >= passes):
-                    return False
-                if not self.pyramid.relaxed(P, self.bag(S)):
-                    return False  # rule 7, after a recycle
-                if p + 1 == passes and not self.apex_reachable(P, 0, S):
-                    return False  # rule 9
-                k = first_stock(S, 0)
-                if passes is None:
-                    end = entry  # unlimited passes: round once, back to where the walk began
-                else:
-                    p += 1
-                    last = p == passes
-                    settled = 0  # the waste is empty again
-                walk.append(0)
-                continue
-            # Draw, then walk past the links where nothing can be removed.
-            if open_stock:
-                w, k = k, next_stock(S, k)
-                walk[-1] += 1
-                while k < EMPTY_STOCK and not (
-                    useful >> w & 1 or useful >> k & 1 or sv[w] + sv[k] == 13
-                ):
+                        for i in by_value[13 - wv]:
+                            if self._dfs(P | 1 << i, S ^ (1 << w), k, p, out, 0):
+                                move = pair_notation(pyramid[i], stock[w])
+                                break
+                if move is None and open_stock and k < EMPTY_STOCK:
+                    tv = sv[k]
+                    rest = S ^ (1 << k)
+                    nk = next_stock(S, k)
+                    if tv == 13 and king_from_stock:
+                        # Rule 2: a King on the face-up stock top leaves at once.
+                        if not self._dfs(P, rest, nk, p, out, 0):
+                            return False
+                        move = stock[k]
+                    elif w >= 0 and wv + tv == 13 and self._dfs(P, rest ^ (1 << w), nk, p, out, 0):
+                        move = pair_notation(stock[w], stock[k])
+                    else:
+                        touched = masks[tv] | masks[13 - tv]
+                        for i in by_value[13 - tv]:
+                            if self._dfs(P | 1 << i, rest, nk, p, out, touched):
+                                move = pair_notation(pyramid[i], stock[k])
+                                break
+                if move is not None:
+                    out.append(move)
+                    for n in range(len(walk) - 1, -1, -1):
+                        out.extend(["draw"] * walk[n])
+                        if n:
+                            out.append("recycle")
+                    for key, end in keys:
+                        if end is None:
+                            del memo[key]
+                        else:
+                            memo[key] = end
+                    return True
+                if k == EMPTY_STOCK:
+                    if not S or (passes is not None and p >= passes):
+                        return False
+                    if not self.pyramid.relaxed(P, self.bag(S)):
+                        return False  # rule 7, after a recycle
+                    if p + 1 == passes and not self.apex_reachable(P, 0, S):
+                        return False  # rule 9
+                    k = first_stock(S, 0)
+                    if passes is None:
+                        end = entry  # unlimited passes: round once, back to where the walk began
+                    else:
+                        p += 1
+                        last = p == passes
+                        settled = 0  # the waste is empty again
+                    walk.append(0)
+                    continue
+                # Draw, then walk past the links where nothing can be removed.
+                if open_stock:
                     w, k = k, next_stock(S, k)
                     walk[-1] += 1
-            else:
-                ahead = S >> k << k & useful
-                if ahead:
-                    j = (ahead & -ahead).bit_length() - 1
-                    walk[-1] += (S >> k & ((2 << (j - k)) - 1)).bit_count()
-                    k = next_stock(S, j)
+                    while k < EMPTY_STOCK and not (
+                        useful >> w & 1 or useful >> k & 1 or sv[w] + sv[k] == 13
+                    ):
+                        w, k = k, next_stock(S, k)
+                        walk[-1] += 1
                 else:
-                    walk[-1] += (S >> k).bit_count()
-                    k = EMPTY_STOCK
+                    ahead = S >> k << k & useful
+                    if ahead:
+                        j = (ahead & -ahead).bit_length() - 1
+                        walk[-1] += (S >> k & ((2 << (j - k)) - 1)).bit_count()
+                        k = next_stock(S, j)
+                    else:
+                        walk[-1] += (S >> k).bit_count()
+                        k = EMPTY_STOCK
+        except (SearchTimeout, _Switch):
+            # Interrupted: the walk's entries are not proven losses; take them back.
+            for key, end in keys:
+                if end is None:
+                    memo.pop(key, None)
+                else:
+                    memo[key] = end
+            raise

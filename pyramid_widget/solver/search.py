@@ -271,8 +271,7 @@ class PyramidFacts:
             if pv[i] + pv[j] == 13
         )
         left = FULL & ~P
-        by_mask = self._by_value
-        counts = tuple((left & by_mask[v]).bit_count() for v in range(14))
+        counts = tuple(map(int.bit_count, map(left.__and__, self._by_value)))
         specs, removals = self._bounds(left, counts)
         partners = self._partners
         lonely = tuple((i, 13 - pv[i], partners[i] & left) for i in exposed if pv[i] != 13)
@@ -315,15 +314,24 @@ class PyramidFacts:
         capped = self.deck_win and not self.stock_in_play
         for r in range(1, 7):
             s = 13 - r
-            a, b = counts[r], counts[s]
-            m = _max_matching(left & by_mask[r], left & by_mask[s]) if a and b else 0
-            high_r, high_s = (b, a) if capped else (4, 4)
-            low_s, low_r = a - m, b - m
+            a = counts[r]
+            b = counts[s]
+            if a and b:
+                key = left & by_mask[r] | (left & by_mask[s]) << PYRAMID_SIZE
+                m = _MATCHINGS.get(key)
+                if m is None:
+                    m = _max_matching(left & by_mask[r], left & by_mask[s])
+            else:
+                m = 0
             removals += a + b - m
-            if low_s > 0 or high_s < 4:
-                bounds.append((s, low_s, high_s))
-            if low_r > 0 or high_r < 4:
-                bounds.append((r, low_r, high_r))
+            if capped:
+                bounds.append((s, a - m, a))
+                bounds.append((r, b - m, b))
+            else:
+                if a > m:
+                    bounds.append((s, a - m, 4))
+                if b > m:
+                    bounds.append((r, b - m, 4))
         return tuple(bounds), removals
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:

@@ -59,28 +59,26 @@ winnable. The rules (each argued at its definition):
    pyramid could not be cleared even with every waste and stock card usable at any time, the
    position is lost. (Its own search plays a card at once where that cannot hurt:
    `PyramidFacts._free`.)
-9. The apex in the last pass (`Solver.apex_reachable`), checked where a last pass starts: the
-   apex leaves last, with a waste card (or the stock top); what the partner covers on the
-   waste is out of play for good, and the cards drawn after it must all have left before, so
-   the rest of the pyramid must be cleared first with what comes before the partner, then
-   with what comes after it (`PyramidFacts.two_phase`); the relaxed game decides whether it
-   can.
 8. The last pass as a stack (`_LastPass`): with no recycle left, what can happen while a waste
    card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
    not on the waste under it. When the search of a last pass runs long, those runs are
-   worked out once each and chained down the waste, which decides a position exactly; the
-   search then only goes into positions so shown winnable (to write down the line).
+   worked out once each and chained down the waste, which decides a position exactly (the
+   positions it finds lost are cut); the search then only goes into positions so shown
+   winnable, to write down the line.
+9. The last cards of the pyramid (`Solver.apex_reachable`), checked where a last pass starts:
+   the apex leaves last, with a waste card (or the stock top) as partner; what that partner
+   covers on the waste is out of play for good, and the cards drawn after it must all have
+   left before, so the rest of the pyramid must be cleared first with what comes before the
+   partner, then with what comes after it (`PyramidFacts.two_phase`). If the relaxed game
+   cannot do that for any partner, the position is lost. The same holds for the last of the
+   two cards on the apex, when those two cannot pair with each other.
 
-Draws where nothing can be removed are walked through without being memoised (they have one
-move, the next draw), and a link reached again ends the walk: its continuation was searched.
+Rules 1, 7, 8 and 9 only cut positions that are lost; rules 2 to 6 keep, for every winnable
+position cut, a winnable one of V closer to a win, as argued at each.
 
-Deletion lemma (used by 2 and 3): deleting a card from the waste-and-stock sequence, or a
-pyramid card from the pyramid, never makes another move illegal: the waste top and the stock top
-that remain are the same cards, more pyramid cards are exposed, a draw of the deleted card or a
-recycle of an emptied waste is simply dropped, and no extra recycle is ever needed. So if a line
-L wins from a position where cards X can leave together now and X leaves in L (or never
-matters), then "X now, then L without the moves on X" wins too, with no more removals and no
-more moves.
+Draws where nothing can be removed are walked through without a look (they have one move, the
+next draw); a walk that reaches the code memoised by an earlier walk of the same cards stops
+there (rule 5).
 """
 
 from __future__ import annotations

@@ -85,7 +85,6 @@ LIFT = 11  # a selected card rises 0.08 heights
 MARGIN = 28
 TOP = 48  # room above the apex for a lifted card, its rings and badges
 TABLE_W = 7 * CARD_W + 6 * GAP
-TABLE_H = 6 * ROW_STEP + CARD_H
 VIEW_W = TABLE_W + 2 * MARGIN
 LINE = 40  # one line of text under the board
 LISTING_STEP = 60  # revealed stock: cards overlap so that each index shows
@@ -547,8 +546,11 @@ class _Drawing:
 
     # ---------------------------------------------------------------- layout under the board
     def status_y(self) -> float:
-        """The baseline of the first status line."""
-        return TOP + TABLE_H + LINE
+        """The baseline of the first status line, under the lowest card: rows already cleared
+        leave no empty band (a lesson on the top rows is a short picture)."""
+        rows = [row_col(i)[0] for i, *_ in self.pyramid_places()]
+        bottom = max(rows, default=0) * ROW_STEP + CARD_H + BADGE_R
+        return TOP + bottom + LINE
 
     def legend_y(self) -> float:
         """The baseline of the line before the legend's first (the last status line)."""
@@ -929,8 +931,8 @@ class _Drawing:
                 _tag(
                     "rect",
                     {
-                        "x": 6,
-                        "y": 6,
+                        "x": 0,
+                        "y": 0,
                         "width": 36,
                         "height": 24,
                         "rx": 5,
@@ -941,7 +943,7 @@ class _Drawing:
                 ),
                 self.ring(mark.kind, 3, 36, 24),
             ]
-            sample = _group({"transform": _translate(MARGIN + 6, y - 26)}, swatch)
+            sample = _group({"transform": _translate(MARGIN + 6, y - 24)}, swatch)
             badge = ""
             if mark.kind in BADGES:
                 badge = _group(

@@ -248,15 +248,21 @@ def test_cards_are_written_as_the_board_writes_them_and_named_for_screen_readers
 
 
 # ------------------------------------------------------------------------------ hidden cards
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def random_choices(seed: int, moves: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.randrange(1000) for _ in range(moves)]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(sorted(PRESETS)),
     deal=st.integers(1, 10**6),
-    choices=st.lists(st.integers(0, 10**6), max_size=90),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 160),
     theme=st.sampled_from(sorted(svg.THEMES)),
 )
-def test_a_picture_shows_exactly_what_the_player_has_seen(preset, deal, choices, theme):
-    game = play_randomly(Game.deal(deal, preset), choices)
+def test_a_picture_shows_exactly_what_the_player_has_seen(preset, deal, seed, moves, theme):
+    game = play_randomly(Game.deal(deal, preset), random_choices(seed, moves))
     picture = svg.board(game, theme=theme)
     root = parse(picture)
     shown = faces(root)
@@ -269,16 +275,19 @@ def test_a_picture_shows_exactly_what_the_player_has_seen(preset, deal, choices,
     for element in root.iter():
         assert not unseen_names & set(element.attrib.values())
     assert picture == svg.board(game.copy(), theme=theme), "the same position, the same bytes"
+    for element, colour, backdrop in texts_on_backdrops(root):
+        assert contrast(colour, backdrop) >= 4.5, element.text
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     preset=st.sampled_from(sorted(PRESETS)),
     deal=st.integers(1, 10**6),
-    choices=st.lists(st.integers(0, 10**6), max_size=60),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 120),
 )
-def test_reveal_shows_the_stock_in_order_and_only_when_asked(preset, deal, choices):
-    game = play_randomly(Game.deal(deal, preset), choices)
+def test_reveal_shows_the_stock_in_order_and_only_when_asked(preset, deal, seed, moves):
+    game = play_randomly(Game.deal(deal, preset), random_choices(seed, moves))
     root = parse(svg.board(game, reveal=True))
     shown = faces(root)
     listing = [g.get("data-card") for g in root.iter(f"{NS}g") if g.get("data-status") == "stock"]
@@ -546,6 +555,36 @@ def test_cards_have_the_widgets_proportions_and_rows_overlap_by_half_a_card():
             (x, y), (cx, cy) = place[str(game.cards[i])], place[str(game.cards[j])]
             assert cy - y == pytest.approx(height / 2)
             assert abs(cx - x) == pytest.approx(0.55 * width)
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+def test_the_words_lie_under_the_cards_and_cleared_rows_leave_no_empty_band(reveal):
+    full, lesson = Game.deal(42), lesson_three()
+    heights = []
+    for game in (full, lesson):
+        root = parse(svg.board(game, reveal=reveal, hint="5c+8d" if game is lesson else None))
+        status = next(g for g in root.iter(f"{NS}g") if g.get("class") == "pw-status")
+        words_top = min(float(t.get("y")) for t in status) - 24
+        bottoms = {
+            g.get("data-card"): translate(g)[1] + 140
+            for g in root.iter(f"{NS}g")
+            if g.get("data-card")
+        }
+        listed = {
+            g.get("data-card") for g in root.iter(f"{NS}g") if g.get("data-status") == "stock"
+        }
+        assert max(y for card, y in bottoms.items() if card not in listed) < words_top
+        assert all(bottoms[card] > words_top for card in listed), "the stock listing comes last"
+        heights.append(float(root.get("viewBox").split()[3]))
+        lines = [
+            float(t.get("y"))
+            for g in root
+            if g.tag == f"{NS}g"
+            for t in g.iter(f"{NS}text")
+            if g.get("class") in ("pw-status", "pw-legend-lines")
+        ]
+        assert max([*bottoms.values(), *lines]) < heights[-1], "nothing drawn off the picture"
+    assert heights[1] < heights[0] - 3 * 70, "four cleared rows: a shorter picture"
 
 
 def test_the_status_shows_the_pass_score_and_outcome():

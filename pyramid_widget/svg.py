@@ -19,7 +19,8 @@ a large suit in the centre, red suits red; covered cards on a dimmer face with d
 no centre suit; the stock beside the apex (a card back with its count, the face-up top when the
 rules turn it up, a recycle sign when empty) and the waste's top three cards fanned beside it;
 a status line with the cleared cards, the pass, the stock, the moves (and the score and the
-outcome when there are any).
+outcome when there are any). Rows already cleared leave no empty band: the picture ends under
+its lowest card, so a lesson on the top rows is a short picture.
 
 Hidden information stays hidden: a card is drawn face up only if the player has seen it
 (`game.seen`): the pyramid, the waste and a face-up stock top. The rest of the stock is a card
@@ -51,10 +52,10 @@ this module needs no import of `pyramid_widget.game` (which imports this one for
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
 
 from .cards import PYRAMID_SIZE, RANKS, Card, row_col
 
@@ -96,7 +97,7 @@ BADGE_R = 15
 STATUS_FONT = 24
 STATUS_CHARS = int(TABLE_W / (0.6 * STATUS_FONT))  # a line's characters, at 0.6 em each
 
-FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans-serif"
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, Arial, sans-serif"
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 RED_SUITS = frozenset("dh")
@@ -120,7 +121,8 @@ class Theme:
     covered_*: the same for a covered card, dimmer; back / back_stripe / back_edge: a card
     back; bubble / bubble_text: the stock's count; pile_edge: an empty pile's dashed outline;
     recycle / blocked: the empty stock's sign when a recycle is open or not; marks: for each
-    kind of mark, its ring colour and the colour of the symbol on its badge.
+    kind of mark, its ring colour and the colour of the symbol on its badge (None for the
+    selection, which has no badge).
     """
 
     background: str
@@ -142,7 +144,7 @@ class Theme:
     pile_edge: str
     recycle: str
     blocked: str
-    marks: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    marks: Mapping[str, tuple[str, str | None]]
 
 
 THEMES: dict[str, Theme] = {
@@ -168,7 +170,7 @@ THEMES: dict[str, Theme] = {
         recycle="#1565c0",
         blocked="#616161",
         marks={
-            "selected": ("#1565c0", "#ffffff"),
+            "selected": ("#1565c0", None),
             "hint": ("#e65100", "#000000"),
             "mistake": ("#c62828", "#ffffff"),
             "better": ("#2e7d32", "#ffffff"),
@@ -196,7 +198,7 @@ THEMES: dict[str, Theme] = {
         recycle="#64b5f6",
         blocked="#9e9e9e",
         marks={
-            "selected": ("#64b5f6", "#000000"),
+            "selected": ("#64b5f6", None),
             "hint": ("#ffb74d", "#000000"),
             "mistake": ("#ef5350", "#000000"),
             "better": ("#66bb6a", "#000000"),
@@ -228,15 +230,20 @@ def _tag(name: str, attrs: Mapping[str, Any], content: str | None = None) -> str
         if value is None:
             continue
         text = _num(value) if isinstance(value, (int, float)) else str(value)
-        parts.append(f'{key}="{escape(text, {chr(34): "&quot;"})}"')
+        parts.append(f'{key}="{html.escape(text)}"')
     opening = " ".join(parts)
     if content is None:
         return f"<{opening}/>"
     return f"<{opening}>{content}</{name}>"
 
 
+def _escape(words: str) -> str:
+    """Text content for SVG (XML): &, < and > escaped."""
+    return html.escape(words, quote=False)
+
+
 def _text(x: float, y: float, words: str, **attrs: Any) -> str:
-    return _tag("text", {"x": x, "y": y, **attrs}, escape(words))
+    return _tag("text", {"x": x, "y": y, **attrs}, _escape(words))
 
 
 def _group(attrs: Mapping[str, Any], children: Iterable[str]) -> str:
@@ -579,8 +586,8 @@ class _Drawing:
         theme = self.theme
         title = self.title()
         body = [
-            _tag("title", {}, escape(title)),
-            _tag("desc", {}, escape(self.description())),
+            _tag("title", {}, _escape(title)),
+            _tag("desc", {}, _escape(self.description())),
             _tag("rect", {"width": VIEW_W, "height": view_h, "fill": theme.background}),
             self.draw_pyramid(),
             self.draw_waste(),
@@ -682,7 +689,7 @@ class _Drawing:
         lift = -LIFT if "selected" in kinds else 0
         rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
         symbol = SUIT_SYMBOLS[card.suit]
-        parts = [_tag("title", {}, escape(label))]
+        parts = [_tag("title", {}, _escape(label))]
         if not covered:
             parts.append(self.card_rect(0, 3, theme.shadow, theme.shadow))
         parts.append(self.card_rect(0, 0, fill, edge))
@@ -781,7 +788,7 @@ class _Drawing:
             label += ", " + ", ".join(MARK_WORDS[kind] for kind in kinds)
         return _group(
             {"class": "pw-pile pw-stock", "role": "img", "aria-label": label},
-            [_tag("title", {}, escape(label)), *parts],
+            [_tag("title", {}, _escape(label)), *parts],
         )
 
     def bubble(self, right: float, bottom: float, words: str) -> str:
@@ -949,13 +956,13 @@ class _Drawing:
                 badge = _group(
                     {"transform": _translate(MARGIN + 70, y - 8)}, [self.badge(mark.kind, 0, 0)]
                 )
-            spans = [escape(f"{LEGEND_WORDS[mark.kind]}: ")]
+            spans = [_escape(f"{LEGEND_WORDS[mark.kind]}: ")]
             for word in mark.words:
                 if isinstance(word, Card):
                     ink = self.theme.red if word.suit in RED_SUITS else self.theme.text
-                    spans.append(_tag("tspan", {"fill": ink}, escape(card_text(word))))
+                    spans.append(_tag("tspan", {"fill": ink}, _escape(card_text(word))))
                 else:
-                    spans.append(escape(word))
+                    spans.append(_escape(word))
             words = _tag(
                 "text",
                 {"x": MARGIN + 96, "y": y, "font-size": 24, "fill": self.theme.text},

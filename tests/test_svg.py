@@ -13,6 +13,7 @@ import math
 import random
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -631,5 +632,13 @@ def test_the_module_imports_neither_the_game_nor_the_saves_at_run_time():
             imported.extend(alias.name for alias in node.names)
     assert imported, "the walk found the imports"
     assert not [name for name in imported if name.split(".")[-1] in ("game", "saves")]
-    allowed = {"cards", "rules", "__future__", "collections.abc", "dataclasses", "typing"}
-    assert set(imported) <= allowed | {"xml.sax.saxutils"}
+    allowed = {"cards", "rules", "__future__", "collections.abc", "dataclasses", "typing", "html"}
+    assert set(imported) <= allowed
+
+
+def test_a_theme_of_ones_own_is_used_as_given():
+    sepia = replace(svg.THEMES["light"], background="#f4ecd8", face="#fffaf0")
+    root = parse(svg.board(Game.deal(42), theme=sepia))
+    assert root.find(f"{NS}rect").get("fill") == "#f4ecd8"
+    in_play = [g for g in root.iter(f"{NS}g") if g.get("data-status") == "in_play"]
+    assert {g.findall(f"{NS}rect")[-1].get("fill") for g in in_play} == {"#fffaf0"}

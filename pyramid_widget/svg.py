@@ -591,8 +591,9 @@ class _Drawing:
             _tag("rect", {"width": VIEW_W, "height": view_h, "fill": theme.background}),
             self.draw_pyramid(),
             self.draw_waste(),
-            self.draw_stock(),  # after the waste, so that the stock's count lies on top
+            self.draw_stock(),
             self.draw_marks(),
+            # The stock's count lies above everything, marks on the waste included.
             self.bubble(self.stock_x + CARD_W + 12, TOP + CARD_H + 12, str(self.game.stock_count)),
             self.draw_status(),
             self.draw_legend(legend),
@@ -811,7 +812,6 @@ class _Drawing:
             words,
             **{"font-size": 20, "text-anchor": "middle", "fill": theme.bubble_text},
         )
-        # Above the marks, so that a ring around the waste never hides the stock's count.
         return _group({"class": "pw-count", "aria-hidden": "true"}, [box, number])
 
     def draw_waste(self) -> str:

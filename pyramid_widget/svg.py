@@ -70,7 +70,7 @@ STOCK = "stock"
 """The key that marks the stock pile itself in `marks` (a draw or a recycle marks it too)."""
 
 WASTE_FAN = 3
-"""How many waste cards are drawn, top included (as the widget's view shows: view.MAX_FAN)."""
+"""How many waste cards are drawn, top included: the one number the widget's view uses too."""
 
 DEFAULT_WIDTH = 480
 """The picture's width in pixels when no `size` is given (cards about 60 px wide)."""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .game import Game
 from .rules import PRESETS, Rules
+from .svg import WASTE_FAN
 
 if TYPE_CHECKING:
     from .records import Records
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
 #: Bumped when the shape of the state changes incompatibly, so a front end can tell.
 SCHEMA = 1
 
-#: How many waste cards a view may show, top included.
-MAX_FAN = 3
+MAX_FAN = WASTE_FAN
+"""How many waste cards a view may show, top included (as many as a picture shows)."""
 
 
 def _option(default: bool, label: str, help: str) -> Any:

@@ -8,7 +8,6 @@ from those colours with WCAG 2's formula.
 from __future__ import annotations
 
 import ast
-import doctest
 import math
 import random
 import re
@@ -204,11 +203,6 @@ def showcase() -> list[tuple[Game, dict]]:
 
 
 # ------------------------------------------------------------------------------ examples
-def test_the_module_examples_run():
-    result = doctest.testmod(svg, optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 5 and result.failed == 0
-
-
 def test_a_notebook_shows_the_returned_picture():
     game = Game.deal(42)
     picture = svg.board(game)

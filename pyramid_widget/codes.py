@@ -134,12 +134,16 @@ def write_save(parts: SaveParts) -> str:
 
 def read_save(text: str) -> SaveParts:
     """Read a save's fields; ValueError saying what is wrong if it is not a sound save."""
+    if not isinstance(text, str | bytes):
+        raise ValueError(f"a save is JSON text, not {type(text).__name__}")
     try:
         data = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as error:
+    except json.JSONDecodeError as error:
         raise ValueError(
             f"not a pyramid-widget save (damaged or truncated JSON: {error})"
         ) from None
+    except (RecursionError, UnicodeDecodeError):
+        raise ValueError("not a pyramid-widget save (nested too deeply or not text)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise ValueError("not a pyramid-widget save")
     version = data.get("version")

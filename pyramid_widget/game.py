@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from . import codes
-from .cards import PYRAMID_SIZE, ROW_INDICES, Card, is_exposed
+from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
     build_layout,
     daily_deal_number,
@@ -26,7 +26,15 @@ from .deals import (
     parse_layout,
     random_deal_number,
 )
-from .position import Position, check_reachable, deal_start
+from .position import (
+    POINTS_FOR_PYRAMID,
+    POINTS_PER_CARD,
+    POINTS_PER_CARD_LEFT,
+    POINTS_PER_ROW,
+    Position,
+    check_reachable,
+    deal_start,
+)
 from .rules import Rules
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
@@ -50,12 +58,6 @@ ALREADY_WON = "the game is already won"
 NOTHING_TO_UNDO = "nothing to undo"
 NOTHING_TO_REDO = "nothing to redo"
 
-# Scoring (the scored preset).
-POINTS_PER_CARD = 5
-POINTS_PER_ROW = 25
-POINTS_FOR_PYRAMID = 100
-POINTS_PER_CARD_LEFT = 10
-
 
 class IllegalMove(ValueError):
     """A move the rules refuse; `.reason` says why in the player's words. Nothing changed."""
@@ -66,12 +68,28 @@ class IllegalMove(ValueError):
         self.move = move
 
 
+_CARDS_PER_KIND = {"pair": 2, "king": 1, "draw": 0, "recycle": 0}
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move: a pair ("5h+8c"), a King ("Kh"), "draw" or "recycle". Hashable."""
 
     kind: MoveKind
     cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A hand-built Move is checked like a parsed one: its kind, how many cards it names
+        and that they are cards; a pair's cards are kept in canonical order."""
+        count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
+        if count is None:
+            raise IllegalMove(f"not a move: unknown kind {self.kind!r}")
+        cards = self.cards
+        if not isinstance(cards, tuple | list) or not all(isinstance(c, Card) for c in cards):
+            raise IllegalMove(f"not a move: {self.kind} needs cards, not {cards!r}")
+        if len(cards) != count:
+            raise IllegalMove(f"not a move: a {self.kind} names {count} card(s), not {len(cards)}")
+        object.__setattr__(self, "cards", tuple(sorted(cards)))
 
     @classmethod
     def pair(cls, a: Card, b: Card) -> Move:
@@ -140,12 +158,20 @@ class Game:
         start: Position | None = None,
         seen: Iterable[Card] = (),
     ) -> None:
-        self.cards: tuple[Card, ...] = tuple(cards)
-        if sorted(self.cards) != sorted(set(self.cards)) or len(self.cards) != 52:
-            parse_layout(format_layout(self.cards))  # raises with the precise problem
-        self.rules: Rules = rules if rules is not None else Rules()
+        self.cards: tuple[Card, ...] = _whole_deck(cards)
+        self.rules: Rules = Rules.coerce(rules)
         self.deal_number = deal_number
         self._where = {card: i for i, card in enumerate(self.cards)}
+        seen = tuple(seen)
+        if not all(isinstance(card, Card) for card in seen):
+            raise ValueError("seen must hold cards")
+        if deal_number is not None:
+            if deal_cards(deal_number) != self.cards:  # also checks the number
+                raise ValueError(f"these cards are not deal number {deal_number}'s")
+            if start is not None and start != deal_start(self.cards):
+                raise ValueError("a numbered deal starts at its deal's start, not mid-game")
+        if start is not None:
+            check_reachable(self.cards, self.rules, start, {*self.cards[:PYRAMID_SIZE], *seen})
         first = start or deal_start(self.cards)
         self._positions: list[Position] = [first]
         self._history: list[Move] = []
@@ -181,7 +207,6 @@ class Game:
         if parts.number is not None:
             return cls.deal(parts.number, parts.rules)
         assert parts.cards is not None and parts.position is not None
-        check_reachable(parts.cards, parts.rules, parts.position, parts.seen)
         return cls(parts.cards, parts.rules, start=parts.position, seen=parts.seen)
 
     @classmethod
@@ -209,20 +234,24 @@ class Game:
         """
         rules = Rules.coerce(rules)
         rest = [*waste, *stock]
-        cards = parse_layout(build_layout(dict(pyramid), rest))
-        left_rest = cards[PYRAMID_SIZE : PYRAMID_SIZE + len(rest)]
+        if len(rest) > STOCK_SIZE:
+            raise ValueError(f"the stock and waste hold {STOCK_SIZE} cards at most")
+        gone_stock = STOCK_SIZE - len(rest)  # they left first, so they lie first in the stock
+        cards = parse_layout(build_layout(dict(pyramid), [None] * gone_stock + rest))
+        left_rest = cards[PYRAMID_SIZE + gone_stock :]
         gone = [
             c
             for i, c in enumerate(cards)
-            if i >= PYRAMID_SIZE + len(rest) or (i < PYRAMID_SIZE and i not in pyramid)
+            if PYRAMID_SIZE <= i < PYRAMID_SIZE + gone_stock
+            or (i < PYRAMID_SIZE and i not in pyramid)
         ]
         kings = sum(card.is_king for card in gone)
-        fewest_moves = kings + (len(gone) - kings) // 2 + pass_number - 1
+        fewest_moves = kings + (len(gone) - kings) // 2 + pass_number - 1 + len(waste)
         removed = sum(1 << i for i in range(PYRAMID_SIZE) if i not in pyramid)
-        start = Position(removed, left_rest, len(waste), pass_number, fewest_moves)
+        score = _earned(rules, removed, len(gone), len(left_rest))
+        start = Position(removed, left_rest, len(waste), pass_number, fewest_moves, score)
         unseen = set() if pass_number > 1 else set(left_rest[len(waste) :])
         seen = [card for card in cards if card not in unseen]
-        check_reachable(cards, rules, start, seen)
         return cls(cards, rules, start=start, seen=seen)
 
     @classmethod
@@ -764,6 +793,30 @@ class Game:
             f"pass {self.pass_number}/{self.rules.passes_text}, stock {self.stock_count}, "
             f"waste {self.waste_top or '-'}, {self.move_count} moves{score}>"
         )
+
+
+def _whole_deck(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The 52 cards of a deal, each a Card and each once; ValueError naming the problem."""
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise ValueError(f"a deal is 52 cards (use Game.from_layout for text), not {cards!r}")
+    deck = tuple(cards)
+    strangers = [card for card in deck if not isinstance(card, Card)]
+    if strangers:
+        raise ValueError(f"a deal is 52 cards, and {strangers[0]!r} is not a Card")
+    if len(set(deck)) != 52 or len(deck) != 52:
+        parse_layout(format_layout(deck))  # raises with the precise problem
+    return deck
+
+
+def _earned(rules: Rules, removed: int, gone: int, left: int) -> int:
+    """The score a lesson position starts with: what its removals earned (0 unless scored)."""
+    if not rules.scoring:
+        return 0
+    rows = sum(all(removed >> i & 1 for i in row) for row in ROW_INDICES)
+    score = POINTS_PER_CARD * gone + POINTS_PER_ROW * rows
+    if removed == FULL_PYRAMID:
+        score += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * left
+    return score
 
 
 def deal_for_date(date: _dt.date | None = None, rules: Rules | str | None = None) -> Game:

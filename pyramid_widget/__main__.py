@@ -3,8 +3,9 @@
     solve --layout "<52 cards>" | --deal N  [--rules NAME] [--optimal] [--time-limit S] [--json]
     stats --deals A-B [--rules NAME] [--jobs N] [--time-limit S] [--json]
 
-Bad input (an unknown rules name, a malformed layout, a bad range) gets a one-line message on
-stderr and exit status 2; an undecided solve exits 1.
+Bad input (an unknown rules name, a malformed layout, a bad range, a deal number out of
+range, a time limit that is not a positive number) gets a one-line message on stderr and exit
+status 2; an undecided solve exits 1.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import NoReturn
 
+from .deals import MAX_DEAL
 from .game import Game
 from .rules import Rules
 
@@ -42,8 +44,8 @@ def _deal_range(text: str) -> range:
         a, b = int(first), int(last if sep else first)
     except ValueError:
         raise _BadInput(f"--deals takes a range like 1-1000, not {text!r}") from None
-    if a < 1 or b < a:
-        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B, not {text!r}")
+    if a < 1 or b < a or b > MAX_DEAL:
+        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B <= {MAX_DEAL}, not {text!r}")
     return range(a, b + 1)
 
 
@@ -52,7 +54,7 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
+    if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text!r}")
     return value
 
@@ -137,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         return _solve(args) if args.command == "solve" else _stats(args)
-    except _BadInput as error:
+    except (_BadInput, ValueError, TypeError) as error:  # how the library refuses bad input
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -32,6 +32,7 @@ from typing import Any, Literal
 from .deals import deal_cards, parse_layout
 from .game import Game, IllegalMove, Move
 from .rules import Rules
+from .solver.budget import seconds_limit
 
 Verdict = Literal["winnable", "unwinnable", "unknown", "won"]
 Outcome = Literal["won", "stuck"] | None
@@ -207,8 +208,8 @@ def review(
     fair hint before every move (each within `hint_time` seconds); off, the review is quicker.
     The game given is not changed; the review judges its moves as they stand (not redo moves).
     """
-    _check_seconds("time_limit", time_limit, allow_none=True)
-    _check_seconds("hint_time", hint_time, allow_none=False)
+    time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
+    hint_time = seconds_limit("hint_time", hint_time, unlimited=False)
     source = _game_from(game)
     started = time.perf_counter()
     positions = _replay(source)
@@ -380,14 +381,6 @@ def _from_layout(fields: Mapping[str, Any]) -> Game:
     except IllegalMove as error:
         raise ValueError(f"the record cannot be replayed: {error.reason}") from None
     return game
-
-
-def _check_seconds(name: str, value: Any, *, allow_none: bool) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        allowed = "None or " if allow_none else ""
-        raise ValueError(f"{name} must be {allowed}a number of seconds >= 0, not {value!r}")
 
 
 def _same_move(a: str, b: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Literal
 
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
-from .budget import nodes_for
+from .budget import nodes_for, seconds_limit
 from .explain import describe, sensible_order
 from .search import Problem, PyramidFacts, SearchTimeout, Solver
 from .solution import problem_from_game
@@ -65,8 +65,7 @@ def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
     ``time_limit`` (seconds) bounds the thinking; with no verdict in time the hint is still a
     sensible move, with verdict "unknown". The game is not changed.
     """
-    if time_limit is None or time_limit < 0:
-        raise ValueError("time_limit must be a number of seconds >= 0")
+    time_limit = seconds_limit("time_limit", time_limit, unlimited=False)
     if game.is_won:
         return Hint(None, "none", "winnable", "the game is won", 1.0)
     moves = game.legal_moves()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..deals import MAX_DEAL, check_deal_number, parse_layout
 from ..game import Game
 from ..rules import Rules
-from .budget import nodes_for
+from .budget import nodes_for, seconds_limit
 from .search import SearchTimeout, Solver
 from .solution import problem_from_game, solve
 
@@ -55,8 +55,10 @@ def deal_winnable(
     The seconds are counted as search nodes (`budget.nodes_for`), so one seed always gives
     the same deal, on any machine.
     """
-    if per_deal <= 0 or total <= 0:
-        raise ValueError("per_deal and total must be positive numbers of seconds")
+    per_deal = seconds_limit("per_deal", per_deal, unlimited=False)
+    total = seconds_limit("total", total, unlimited=False)
+    if not per_deal or not total:
+        raise ValueError("per_deal and total must be more than 0 seconds")
     rules = Rules.coerce(rules)
     rng = random.Random(seed)
     per_deal_nodes = nodes_for(per_deal)
@@ -150,7 +152,7 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
 
 
 def solve_chunk(
-    deals: list[int | str], rules: str, time_limit: float
+    deals: list[int | str], rules: str, time_limit: float | None
 ) -> tuple[int, int, list[int | str]]:
     """Solve some deals: (winnable, unwinnable, undecided deals). A top-level function of plain
     arguments, so any executor (a process pool, dask, ...) can run it."""
@@ -173,7 +175,7 @@ def winnability(
     deals: Iterable[int | str],
     rules: Rules | str | None = None,
     *,
-    time_limit: float = 5.0,
+    time_limit: float | None = 5.0,
     executor: Executor | None = None,
     chunk: int = 25,
 ) -> Winnability:
@@ -183,8 +185,7 @@ def winnability(
     process pool with one worker per core. Deals go out in chunks of ``chunk``, with a bounded
     number in flight, so a million deals need little memory. ``time_limit`` is per deal.
     """
-    if time_limit is None or time_limit <= 0:
-        raise ValueError("time_limit must be a positive number of seconds")
+    time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
     rules = Rules.coerce(rules)
     started = time.perf_counter()
     chunks = _chunks(_checked(deals), max(1, chunk))

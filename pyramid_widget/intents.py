@@ -130,6 +130,38 @@ ACTIONS = (
 NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
 
 STALE = "the board changed before that move arrived; nothing was done"
+ANSWERED = "that message was answered long ago; nothing was done"
+MAX_VIEW_ID = 100
+
+
+class Inbox:
+    """What each view's intents were answered, so that a message delivered twice is applied
+    at most once: a repeat gets its first ack again. A view numbers its intents upwards, so
+    anything at or below the highest number seen that is no longer remembered is refused."""
+
+    KEEP = 64  # acks remembered per view
+    VIEWS = 32  # views remembered (the oldest is forgotten first)
+
+    def __init__(self) -> None:
+        self._views: dict[str | None, tuple[int, dict[int, dict]]] = {}
+
+    def answer(self, intent: Intent) -> dict | None:
+        """The ack this intent already got, a refusal if it is too old to tell, or None."""
+        highest, acks = self._views.get(intent.view, (-1, {}))
+        if intent.seq in acks:
+            return dict(acks[intent.seq])
+        if intent.seq <= highest:
+            return ack(intent, False, ANSWERED, None)
+        return None
+
+    def keep(self, intent: Intent, answer: dict) -> None:
+        highest, acks = self._views.pop(intent.view, (-1, {}))
+        acks[intent.seq] = answer
+        while len(acks) > self.KEEP:
+            del acks[min(acks)]
+        self._views[intent.view] = (max(highest, intent.seq), acks)
+        while len(self._views) > self.VIEWS:
+            del self._views[next(iter(self._views))]
 
 
 @dataclass(frozen=True)
@@ -175,10 +207,10 @@ def parse_intent(content: Any) -> Intent:
     if not _int(seq) or seq < 0:
         raise BadIntent("an intent needs a sequence number 'seq' (a whole number, 0 or more)")
     view = content.get("view")
-    if view is not None and not isinstance(view, str):
-        raise BadIntent("'view' must be text")
+    if view is not None and (not isinstance(view, str) or len(view) > MAX_VIEW_ID):
+        raise BadIntent(f"'view' must be text of at most {MAX_VIEW_ID} characters")
     action = content.get("action")
-    if action not in ACTIONS:
+    if not isinstance(action, str) or action not in ACTIONS:
         raise BadIntent(f"unknown action {action!r}; expected one of {', '.join(sorted(ACTIONS))}")
     version = content.get("version")
     if version is not None and (not _int(version) or version < 0):
@@ -306,11 +338,12 @@ def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any
     return None, {}
 
 
-def handle(session: Session, content: Any) -> dict | None:
+def handle(session: Session, content: Any, inbox: Inbox | None = None) -> dict | None:
     """Answer one message from a front end: apply it through `session` or say why not.
 
     Never raises for anything a front end can send: a malformed or stale message, or a move
     the engine refuses, becomes an ack with ok=False and the reason, and changes nothing.
+    With an `inbox`, a message delivered again gets its first answer and is not applied twice.
     Returns None only for anywidget's own command messages, which are not ours to answer.
     """
     if isinstance(content, dict) and content.get("kind") == "anywidget-command":
@@ -319,11 +352,17 @@ def handle(session: Session, content: Any) -> dict | None:
         intent = parse_intent(content)
     except BadIntent as error:
         return ack(content, False, error.reason, None)
+    earlier = inbox.answer(intent) if inbox is not None else None
+    if earlier is not None:
+        return earlier
     try:
         move, extra = _apply(session, intent)
+        answer = ack(intent, True, None, move, **extra)
     except (BadIntent, IllegalMove) as error:
-        return ack(intent, False, error.reason, None)
-    except ValueError as error:
-        # A deal number, code, rules name or option the engine or widget refuses.
-        return ack(intent, False, str(error), None)
-    return ack(intent, True, None, move, **extra)
+        answer = ack(intent, False, error.reason, None)
+    except (ValueError, TypeError) as error:
+        # A deal number, code, rules name or option the engine or session refuses.
+        answer = ack(intent, False, str(error), None)
+    if inbox is not None:
+        inbox.keep(intent, answer)
+    return answer

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from . import solver
+from . import intents, solver
 from .cards import Card
 from .game import DRAW, RECYCLE, Game, IllegalMove, Move, Pile, deal_for_date
 from .records import Recorder, Records
@@ -181,6 +181,7 @@ class GameSession:
         self._lock = threading.RLock()
         self._jobs = Jobs(self._lock, threads)
         self._listeners: list[Listener] = []
+        self._inbox = intents.Inbox()
         self._callbacks: list[Callable[[MoveEvent], Any]] = []
         self._options = ViewOptions()
         self.hint_time_limit = 1.0
@@ -191,6 +192,7 @@ class GameSession:
         self._hint: dict[str, Any] | None = None
         self._finding_deal = False
         self._proven: bool | None = None
+        self._chosen = deal is not None  # a deal number given is a deal chosen
         # The review on show: the game and the line of moves it judged.
         self._review: dict[str, Any] | None = None
         self._reviewed_game: Game | None = None
@@ -206,6 +208,18 @@ class GameSession:
         _OPEN.discard(self)
         if self._owns_store:
             self._recorder.store.close()
+
+    # ------------------------------------------------------------------ messages
+    def handle(self, content: Any) -> dict | None:
+        """Answer one message from a front end (see `intents.handle`), each intent applied at
+        most once per view. Nothing raised here reaches the caller: an unexpected error (a
+        bug, never a message's fault) is printed and answered as an internal error."""
+        with self._lock:
+            try:
+                return intents.handle(self, content, self._inbox)
+            except Exception as error:
+                traceback.print_exc(file=sys.stderr)
+                return intents.ack(content, False, f"internal error: {error}", None)
 
     # ------------------------------------------------------------------ listening
     def listen(self, listener: Listener) -> None:
@@ -361,20 +375,21 @@ class GameSession:
             raise ValueError("give at most one of number, daily and code")
         if rules is not None:
             self.set_next_rules(rules)
-        chosen = Rules.parse(self._next_rules)
+        next_rules = Rules.parse(self._next_rules)
         proven = None
         if code is not None:
             game = Game.from_code(code)
         elif daily:
-            game = deal_for_date(None, chosen)
+            game = deal_for_date(None, next_rules)
         elif number is not None:
-            game = _make_game(chosen, number, None, None)
+            game = _make_game(next_rules, number, None, None)
         elif self._options.winnable_only:
-            game, proven = self._winnable_deal(chosen)
+            game, proven = self._winnable_deal(next_rules)
         else:
-            game = Game.random(chosen)
+            game = Game.random(next_rules)
+        picked = number is not None or daily or (game.deal_number is not None and code is not None)
         with self._lock:
-            self._start(game, proven)
+            self._start(game, proven, chosen=picked)
         return game
 
     def request_new_deal(
@@ -394,10 +409,13 @@ class GameSession:
             rules = Rules.parse(self._next_rules)
 
         def failed(error: Exception) -> None:
-            self._start(Game.random(rules), False)
+            self._start(Game.random(rules), False, chosen=False)
 
         self._jobs.run(
-            "deal", lambda: self._winnable_deal(rules), lambda found: self._start(*found), failed
+            "deal",
+            lambda: self._winnable_deal(rules),
+            lambda found: self._start(*found, chosen=False),
+            failed,
         )
 
     def continue_saved(self) -> Game | None:
@@ -413,6 +431,7 @@ class GameSession:
                 return None
             self._game = game
             self._proven = None
+            self._chosen = False  # how it was picked is not saved: its number waits
             self._changed(MoveEvent("continue"))
             return game
 
@@ -596,10 +615,11 @@ class GameSession:
         found = solver.deal_winnable(rules)
         return found.game, bool(found.proven)
 
-    def _start(self, game: Game, proven: bool | None) -> None:
+    def _start(self, game: Game, proven: bool | None, *, chosen: bool) -> None:
         with self._lock:
             self._game = game
             self._proven = proven
+            self._chosen = chosen
             self._changed(MoveEvent("new"))
 
     def _changed(self, event: MoveEvent) -> None:
@@ -640,6 +660,7 @@ class GameSession:
             next_rules=self._next_rules,
             finding_deal=self._finding_deal,
             proven=self._proven,
+            deal_chosen=self._chosen,
             offer=offer_view(recorder.offer),
             records=self._records,
             review=self._review,

@@ -142,16 +142,22 @@ def pyramid_statuses(game: Game) -> list[dict[str, str]]:
     return slots
 
 
-def deal_id(game: Game) -> str | None:
-    """The deal's shareable identifier when it gives nothing away, else None.
+def deal_view(game: Game, *, chosen: bool, proven: bool | None) -> dict[str, Any]:
+    """What the board may say about which deal this is.
 
-    A numbered deal is named by its number ("classic#42"). Any other deal's code spells out
-    the whole deck, unseen stock included, so it is only handed over on request (sharing), or
-    once the game is won.
+    Every deal is a numbered deal or a layout, so its number or code rebuilds the whole stock:
+    while a card is unseen, a deal is only named if the player chose it (by number, the daily
+    deal, a deal code). Once the game is won or every card has been seen, nothing is secret
+    any more. A layout's code spells out the deck, so it waits for that too; sharing hands it
+    over on request (the `share` intent), never in the state.
     """
-    if game.deal_number is not None or game.is_won:
-        return game.deal_id
-    return None
+    open_book = game.is_won or set(game.cards) <= game.seen
+    named = game.deal_number is not None and chosen
+    return {
+        "id": game.deal_id if named or open_book else None,
+        "number": game.deal_number if named or open_book else None,
+        "proven": proven,
+    }
 
 
 @dataclass(frozen=True)
@@ -162,7 +168,8 @@ class Extras:
     never rewinds it); running / paused: its state (views tick it on between states).
     hint: a `hint_view` dict, or None. next_rules: the rules name new deals will use.
     finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
-    winnable when it was dealt (None when nobody asked).
+    winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
+    deal (by number, the daily deal, a deal code), so its number may be shown.
     """
 
     elapsed: float = 0.0
@@ -175,6 +182,7 @@ class Extras:
     offer: dict[str, Any] | None = None
     records: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
+    deal_chosen: bool = False
 
 
 CHECKING = {"status": "checking"}
@@ -284,7 +292,7 @@ def build_state(
         "schema": SCHEMA,
         "version": version,
         "position_version": version if position_version is None else position_version,
-        "deal": {"id": deal_id(game), "number": game.deal_number, "proven": extras.proven},
+        "deal": deal_view(game, chosen=extras.deal_chosen, proven=extras.proven),
         "rules": _rules_summary(rules),
         "pyramid": pyramid_statuses(game),
         "stock": {

@@ -10,9 +10,7 @@ a cell can play (`w.play("5h+8c")`) and every view follows.
 from __future__ import annotations
 
 import contextlib
-import sys
 import time
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,6 @@ from typing import Any
 import anywidget
 import traitlets
 
-from . import intents
 from .game import Game, Move
 from .records import Records
 from .review import Review
@@ -164,13 +161,8 @@ class PyramidWidget(anywidget.AnyWidget):
             self.session.set_option(name, value)
 
     def _on_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        """Answer a front end's message; nothing raised here may reach the comm."""
-        try:
-            with self.session.lock:
-                reply = intents.handle(self.session, content)
-        except Exception as error:
-            traceback.print_exc(file=sys.stderr)
-            reply = intents.ack(content, False, f"internal error: {error}", None)
+        """Hand a front end's message to the session and send its answer back."""
+        reply = self.session.handle(content)
         if reply is not None:
             self.send(reply)
 

@@ -3,11 +3,13 @@ view, a fake clock and a wait. (Test modules import from here, never from one an
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
 
 from pyramid_widget import Card
+from pyramid_widget.cards import RANK_NAMES
 from pyramid_widget.widget import PyramidWidget
 
 # open-stock.jsonl index 0: winnable, and its optimal line starts Kc, Kh, 7h+6d.
@@ -21,19 +23,35 @@ SOLUTION = (
     "draw 6h+7c draw draw 2c+Jc 8h+5s 5d+8d Qs+Ac Ks draw draw draw recycle 8c+5c Js+2d Th+3d"
 ).split()
 CARD_TOKEN = re.compile(r"\b(?:[A2-9TJQK][cdhs])\b")
+CARD_SYMBOL = re.compile(r"(?<![0-9A-Za-z])(10|[A2-9JQK])([♣♦♥♠])")
+CARD_WORDS = re.compile(
+    r"\b(Ace|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King) of "
+    r"(Clubs|Diamonds|Hearts|Spades)\b"
+)
+_SUIT_OF = {"Clubs": "c", "Diamonds": "d", "Hearts": "h", "Spades": "s"}
+_RANK_OF = dict(zip(RANK_NAMES, "A23456789TJQK", strict=True))
 
 
 def cards_named(text: str) -> set[Card]:
-    """Every card notation that appears anywhere in `text` (e.g. a serialized state)."""
-    return {Card.parse(token) for token in CARD_TOKEN.findall(text)}
+    """Every card that `text` (a serialized state, an ack, a sentence) names in any form the
+    product writes: notation ("Ts"), symbols ("10♠") or words ("Ten of Spades")."""
+    named = {Card.parse(token) for token in CARD_TOKEN.findall(text)}
+    named |= {Card.parse(rank + suit) for rank, suit in CARD_SYMBOL.findall(text)}
+    named |= {
+        Card.parse(_RANK_OF[rank] + _SUIT_OF[suit]) for rank, suit in CARD_WORDS.findall(text)
+    }
+    return named
 
 
 class Front:
-    """A stand-in for one browser view: sends intents and keeps the acks it is sent."""
+    """A stand-in for one browser view: sends intents and keeps the acks it is sent. Each has
+    its own view id (as each rendered view has), and numbers its intents from 1."""
 
-    def __init__(self, widget: PyramidWidget, view: str = "v1") -> None:
+    views = itertools.count(1)
+
+    def __init__(self, widget: PyramidWidget, view: str | None = None) -> None:
         self.widget = widget
-        self.view = view
+        self.view = view or f"v{next(Front.views)}"
         self.seq = 0
         self.sent: list[dict] = []
         widget.send = lambda content, buffers=None: self.sent.append(content)

@@ -9,7 +9,7 @@ import pytest
 from helpers import LAYOUT, SOLUTION, cards_named
 
 from pyramid_widget import Game, IllegalMove
-from pyramid_widget.view import MoveEvent, ViewOptions, build_state
+from pyramid_widget.view import Extras, MoveEvent, ViewOptions, build_state
 
 
 def state_of(game: Game, **kwargs) -> dict:
@@ -108,9 +108,17 @@ def test_a_layout_deal_keeps_its_code_back_until_the_game_is_won():
     assert state["legal"] == []
 
 
-def test_a_numbered_deal_is_named_by_its_number():
+def test_a_numbered_deal_is_named_by_its_number_once_chosen_or_over():
     game = Game.deal(42, "one-recycle")
-    assert state_of(game)["deal"] == {"id": "one-recycle#42", "number": 42, "proven": None}
+    chosen = Extras(deal_chosen=True)
+    named = {"id": "one-recycle#42", "number": 42, "proven": None}
+    assert state_of(game, extras=chosen)["deal"] == named
+    # A deal the player did not choose (a random one) stays anonymous while cards are unseen:
+    # its number would rebuild the whole stock.
+    assert state_of(game)["deal"] == {"id": None, "number": None, "proven": None}
+    while game.stock_count:
+        game.draw()
+    assert state_of(game)["deal"] == named  # every card seen: nothing left to hide
 
 
 def test_score_is_shown_only_when_the_rules_score():

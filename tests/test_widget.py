@@ -25,7 +25,7 @@ def widget() -> PyramidWidget:
 
 @pytest.fixture
 def front(widget: PyramidWidget) -> Front:
-    return Front(widget)
+    return Front(widget, "v1")
 
 
 def status(widget: PyramidWidget, index: int) -> str:

@@ -5,7 +5,9 @@
 // the same board; only the selection, the keyboard cursor, the message line, which notices
 // were closed and whether the Records panel is open are per view. Every move goes to Python as
 // an intent message; Python answers each with an ack carrying the engine's verdict. The front
-// end never decides legality: it only highlights partners from the legal moves Python sent.
+// end never decides legality or what a tap means: it selects on its own only a card Python
+// listed in `state.selectable`, sends every other tap, and highlights partners from the legal
+// moves Python sent. The Game menu's choices come from the `catalog` trait.
 //
 // The file is cut along its seams, one headed section each:
 //   Types          JSDoc types of the traits, the intents and the acks (they mirror
@@ -156,6 +158,8 @@
  * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
  * @property {{count: number, top: CardCode | null, fan: CardCode[]}} waste
  * @property {CardCode[]} playable
+ * @property {CardCode[]} selectable the cards a tap only selects, when nothing is selected (a
+ *   card in play that needs a partner); empty with auto-pair on
  * @property {MoveText[]} legal
  * @property {StatusView} status
  * @property {{elapsed: number, running: boolean, paused: boolean}} clock
@@ -170,7 +174,8 @@
  */
 
 /**
- * The choices the Game menu offers, in the shape of the `catalog` trait.
+ * The `catalog` trait: the choices the Game menu offers, set once by Python (the front end
+ * keeps no copy of presets, pass choices or option labels).
  * @typedef {object} Catalog
  * @property {{name: string, label: string, summary: string}[]} presets
  * @property {{value: string, label: string}[]} passes
@@ -178,12 +183,14 @@
  */
 
 /**
- * What a view asks Python for (intents.py `parse_intent`); `Intent` adds the envelope.
- * @typedef {{action: "tap", card: CardCode}
+ * What a view asks Python for (intents.py `parse_intent`); `Intent` adds the envelope. A tap
+ * is every click or Enter on a card or a pile that is not a local selection: Python decides
+ * what it means (draw, recycle, a King, a pair with the selected card, auto-pair).
+ * @typedef {{action: "tap", target: CardCode | "stock" | "waste", selected: CardCode | null}
  *   | {action: "pair", cards: [CardCode, CardCode]}
  *   | {action: SimpleAction}
  *   | {action: "new", number?: number, daily?: boolean, code?: string}
- *   | {action: "pause" | "resume", auto?: boolean}
+ *   | {action: "pause" | "unpause", auto?: boolean}
  *   | {action: "option", name: string, value: boolean}
  *   | {action: "rules", name: string}
  *   | {action: "review_step", moves: number}} Request
@@ -204,12 +211,14 @@
  * @property {string | null} reason
  * @property {MoveText | null} move
  * @property {string} [code] for "share": the deal's code
+ * @property {CardCode} [select] for a tap that only selects: the card to select
  */
 
 /**
  * The traits this front end reads.
  * @typedef {object} Traits
  * @property {State | null} state
+ * @property {Catalog | null | undefined} catalog
  * @property {MoveText[]} moves
  */
 
@@ -239,27 +248,6 @@ const SUITS = {
 const STATUS_WORDS = { in_play: "in play", covered: "covered", removed: "removed" };
 /** @type {Record<string, string>} */
 const VERDICT_WORDS = { winnable: "winnable", unwinnable: "lost", unknown: "unknown", won: "won" };
-/** @type {Catalog} */
-const CATALOG = {
-  presets: ["classic", "scored", "open-stock", "one-recycle", "strict"].map((name) => ({
-    name,
-    label: name,
-    summary: "",
-  })),
-  passes: [
-    { value: "1", label: "1 pass" },
-    { value: "2", label: "2 passes" },
-    { value: "3", label: "3 passes" },
-    { value: "unlimited", label: "unlimited" },
-  ],
-  options: [
-    { name: "highlight_partners", label: "Highlight partners", help: "" },
-    { name: "auto_pair", label: "Auto-pair: a tap takes the first partner", help: "" },
-    { name: "fair_hints", label: "Fair hints (only cards you have seen)", help: "" },
-    { name: "dead_end_notice", label: "Early dead-end notice (looks at unseen cards)", help: "" },
-    { name: "winnable_only", label: "Winnable deals only", help: "" },
-  ],
-};
 const REMOVE_MS = 180;
 const DRAG_START_PX = 8;
 
@@ -271,11 +259,6 @@ function rankOf(code) {
 /** "Seven of Hearts" for "7h". @param {CardCode} code */
 function cardName(code) {
   return `${RANK_NAMES[rankOf(code) - 1]} of ${SUITS[code[1]].name}`;
-}
-
-/** @param {CardCode} code */
-function isKing(code) {
-  return code[0] === "K";
 }
 
 /** The cards a move names (none for a draw or a recycle). @param {MoveText | null} move */
@@ -752,7 +735,7 @@ function noticeContent(state, notice) {
   if (notice.kind === "paused") {
     title = "Paused";
     lines = ["The clock is stopped and moves wait until you resume."];
-    buttons = [actionButton("resume", "Resume")];
+    buttons = [actionButton("unpause", "Resume")];
   } else if (notice.kind === "won") {
     title = "Pyramid cleared!";
     lines = [
@@ -965,6 +948,7 @@ function keepInView(row) {
  * @typedef {object} SyncHandlers
  * @property {(reason: string, cards: CardCode[]) => void} refused an intent was refused
  * @property {(code: string) => void} shared a share's deal code arrived
+ * @property {(card: CardCode) => void} select a tap only selected this card
  */
 
 /** @param {unknown} msg @returns {msg is Ack} */
@@ -1008,6 +992,7 @@ class Sync {
     const cards = (msg.seq !== null && this.pending.get(msg.seq)) || [];
     if (msg.seq !== null) this.pending.delete(msg.seq);
     if (!msg.ok) this.handlers.refused(msg.reason || "", cards);
+    else if (msg.select) this.handlers.select(msg.select);
     else if (msg.code) this.handlers.shared(msg.code);
   }
 }
@@ -1080,8 +1065,8 @@ class Input {
     if (!state) return;
     const menu = view.dom.menu;
     if (action === "fullscreen") return this.toggleFullscreen();
-    if (action === "pause") return this.send({ action: state.clock.paused ? "resume" : "pause" });
-    if (action === "resume") return this.send({ action: "resume" });
+    if (action === "pause") return this.send({ action: state.clock.paused ? "unpause" : "pause" });
+    if (action === "unpause") return this.send({ action: "unpause" });
     if (action === "look") {
       const notice = currentNotice(state);
       if (notice) view.ui.closed.add(notice.key);
@@ -1158,53 +1143,34 @@ class Input {
     const state = this.view.state;
     if (!state) return;
     if (document.hidden && state.clock.running) this.send({ action: "pause", auto: true });
-    else if (!document.hidden && state.clock.paused) this.send({ action: "resume", auto: true });
+    else if (!document.hidden && state.clock.paused) this.send({ action: "unpause", auto: true });
   }
 
   // ------------------------------------------------------------------ taps
-  /** @param {CardCode} code @param {string | undefined} status */
-  activateCard(code, status) {
+  /** A tap on a card: only selecting a card of `state.selectable` (nothing selected yet) and
+   * deselecting the selected card stay local; anything else is a tap for Python to decide.
+   * @param {CardCode} code */
+  activateCard(code) {
     const view = this.view;
     const state = view.state;
     if (!state) return;
     const selected = view.ui.selected;
     if (selected === code) {
       view.select(null);
-      return;
+    } else if (!selected && state.selectable.includes(code)) {
+      view.select(code);
+    } else {
+      this.tap(code, code);
     }
-    if (isKing(code) || state.options.auto_pair) {
-      this.send({ action: "tap", card: code }, [code]);
-      return;
-    }
-    if (selected) {
-      view.select(null);
-      this.send({ action: "pair", cards: [selected, code] }, [selected, code]);
-      return;
-    }
-    if (status !== "in_play") {
-      // Python says why it cannot be used ("that card is still covered").
-      this.send({ action: "tap", card: code }, [code]);
-      return;
-    }
-    view.select(code);
   }
 
-  activateStock() {
-    const view = this.view;
-    const state = view.state;
-    if (!state) return;
-    const top = state.stock.top;
-    const selected = view.ui.selected;
-    if (selected && top) {
-      view.select(null);
-      this.send({ action: "pair", cards: [selected, top] }, [selected, top]);
-    } else if (top && isKing(top) && state.rules.king_from_stock) {
-      this.send({ action: "tap", card: top }, [top]);
-    } else if (state.stock.count > 0) {
-      this.send({ action: "draw" });
-    } else {
-      this.send({ action: "recycle" });
-    }
+  /** Send a tap with the current selection, which it clears.
+   * @param {CardCode | "stock" | "waste"} target @param {CardCode | null} card the card tapped */
+  tap(target, card) {
+    const selected = this.view.ui.selected;
+    if (selected) this.view.select(null);
+    const cards = [selected, card].filter((code) => code !== null);
+    this.send({ action: "tap", target, selected }, cards);
   }
 
   // ------------------------------------------------------------------ pointer
@@ -1224,9 +1190,9 @@ class Input {
     const cardNode = closest(target, ".pw-card[data-card]");
     const pileNode = closest(target, "[data-pile]");
     if (pileNode && pileNode.dataset.pile === "stock") {
-      this.activateStock();
+      this.tap("stock", this.view.state?.stock.top ?? null);
     } else if (cardNode) {
-      this.activateCard(cardNode.dataset.card || "", cardNode.dataset.status);
+      this.activateCard(cardNode.dataset.card || "");
     } else {
       return;
     }
@@ -1442,8 +1408,8 @@ class Input {
       this.moveCursor(/** @type {"left" | "right" | "up" | "down"} */ (key.slice(5).toLowerCase()));
     } else if ((key === "Enter" || key === " ") && !onControl) {
       const cursor = this.targets().includes(target) ? target : null;
-      if (cursor === this.view.dom.stock) this.activateStock();
-      else if (cursor) this.activateCard(cursor.dataset.card || "", cursor.dataset.status);
+      if (cursor === this.view.dom.stock) this.tap("stock", this.view.state?.stock.top ?? null);
+      else if (cursor) this.activateCard(cursor.dataset.card || "");
       else this.moveCursor("right");
     } else if (ctrl && !event.altKey) {
       const lower = key.toLowerCase();
@@ -1562,26 +1528,37 @@ class PyramidView {
     /** @type {HTMLElement | null} */
     this.timeSpan = null;
     this.dom = buildDom(host);
-    patchCatalog(this.dom.menu, CATALOG);
     this.sync = new Sync(model, () => (this.state ? this.state.version : 0), {
       refused: (reason, cards) => this.refused(reason, cards),
       shared: (code) => this.shared(code),
+      select: (card) => this.select(card),
     });
     this.input = new Input(this, this.sync);
     this.onState = () => this.render(this.model.get("state"));
+    this.onCatalog = () => this.showCatalog(this.model.get("catalog"));
     model.on("change:state", this.onState);
+    model.on("change:catalog", this.onCatalog);
     this.timer = window.setInterval(() => this.tick(), 1000);
+    this.showCatalog(model.get("catalog"));
     this.render(model.get("state"));
   }
 
   destroy() {
     this.model.off("change:state", this.onState);
+    this.model.off("change:catalog", this.onCatalog);
     this.sync.close();
     this.input.close();
     window.clearInterval(this.timer);
   }
 
   // ------------------------------------------------------------------ drawing
+  /** The Game menu's choices, from Python's catalog. @param {Catalog | null | undefined} catalog */
+  showCatalog(catalog) {
+    if (!catalog) return;
+    patchCatalog(this.dom.menu, catalog);
+    if (this.state) patchMenuValues(this.dom.menu, this.state);
+  }
+
   /** @param {State | null} state */
   render(state) {
     if (!state || !state.pyramid) return;

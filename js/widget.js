@@ -66,7 +66,7 @@
  * @property {"done"} status
  * @property {MoveText | null} move
  * @property {"pair" | "king" | "draw" | "recycle" | "none"} kind
- * @property {"winnable" | "lost" | "unknown"} verdict
+ * @property {"winnable" | "unwinnable" | "unknown"} verdict
  * @property {string} reason
  * @property {number | null} chance
  */
@@ -540,14 +540,14 @@ function hintText(state) {
   if (!hint) return "";
   if (hint.status === "checking") return "checking for a solution\u2026";
   if (hint.status === "failed") return hint.reason;
-  const lead = hint.verdict === "lost" ? "No solution is left from here. " : "";
+  const lead = hint.verdict === "unwinnable" ? "No solution is left from here. " : "";
   const fallback = hint.move ? `Try ${hint.move}.` : "No move to suggest.";
   return `${lead}${hint.reason || fallback}`;
 }
 
 /** @param {State} state */
-function hintIsLoss(state) {
-  return Boolean(state.hint && state.hint.status === "done" && state.hint.verdict === "lost");
+function hintSaysUnwinnable(state) {
+  return Boolean(state.hint && state.hint.status === "done" && state.hint.verdict === "unwinnable");
 }
 
 /**
@@ -703,9 +703,9 @@ function narration(state, previous, played) {
   return { announce: text };
 }
 
-/** @typedef {{kind: "paused" | "won" | "lost" | "stuck" | "dead_end", key: string}} Notice */
+/** @typedef {{kind: "paused" | "won" | "unwinnable" | "stuck" | "dead_end", key: string}} Notice */
 
-/** One notice at a time over the table: paused, won, lost (a hint's proof), stuck, dead end.
+/** One notice at a time over the table: paused, won, unwinnable (a hint's proof), stuck, dead end.
  * @param {State} state @returns {Notice | null} */
 function currentNotice(state) {
   const s = state.status;
@@ -713,7 +713,7 @@ function currentNotice(state) {
   const notice = (kind) => ({ kind, key: `${kind}:${state.position_version}` });
   if (state.clock.paused) return notice("paused");
   if (s.outcome === "won") return notice("won");
-  if (hintIsLoss(state)) return notice("lost");
+  if (hintSaysUnwinnable(state)) return notice("unwinnable");
   if (s.outcome === "stuck") return notice("stuck");
   if (s.dead_end) return notice("dead_end");
   return null;
@@ -750,7 +750,7 @@ function noticeContent(state, notice) {
       actionButton("review", "Review"),
       look,
     ];
-  } else if (notice.kind === "lost") {
+  } else if (notice.kind === "unwinnable") {
     title = "No solution from here";
     const reason = state.hint && state.hint.status === "done" ? state.hint.reason : "";
     lines = [reason || "The solver proved that this position cannot be won."];
@@ -1616,7 +1616,7 @@ class PyramidView {
   showHint(state, previous) {
     const text = hintText(state);
     this.dom.hintLine.textContent = text;
-    this.dom.hintLine.classList.toggle("pw-lost", hintIsLoss(state));
+    this.dom.hintLine.classList.toggle("pw-lost", hintSaysUnwinnable(state));
     const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
     if (text && before !== JSON.stringify(state.hint) + state.finding_deal) this.announce(text);
   }

@@ -252,7 +252,7 @@ def test_deals_and_rules_from_the_game_menu(lab_notebook):
 
 
 def test_the_game_menu_offers_what_python_lists(lab_notebook):
-    page = open_board(lab_notebook, "widget_catalog.ipynb", rules="classic")
+    page = open_board(lab_notebook, "widget_catalog.ipynb", rules="classic", setup="import json")
     board = page.locator(".pw-root")
     catalog = json.loads(kernel(page, "json.dumps(w.catalog)"))
     body = menu(board)

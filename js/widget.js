@@ -142,7 +142,8 @@
 /**
  * What just changed the board (view.py `MoveEvent`).
  * @typedef {object} EventView
- * @property {"play" | "undo" | "redo" | "new" | "restart" | "continue" | "step" | "refresh" | "start"} action
+ * @property {"play" | "undo" | "redo" | "new" | "restart" | "continue" | "step" | "refresh"
+ *   | "start"} action
  * @property {MoveText | null} move
  */
 
@@ -302,7 +303,8 @@ function el(tag, className = "", attrs = {}, text = "") {
   return node;
 }
 
-/** A button that carries a command in its data-action. @param {string} action @param {string} label */
+/** A button that carries a command in its data-action.
+ * @param {string} action @param {string} label */
 function actionButton(action, label, className = "pw-button") {
   return el("button", className, { type: "button", "data-action": action }, label);
 }
@@ -519,7 +521,9 @@ function statusItems(state) {
 
 /**
  * The toolbar buttons, keyed by their action.
- * @typedef {Record<"undo" | "redo" | "hint" | "pause" | "new" | "restart" | "records" | "fullscreen", HTMLButtonElement>} Buttons
+ * @typedef {"undo" | "redo" | "hint" | "pause" | "new" | "restart" | "records"
+ *   | "fullscreen"} ButtonName
+ * @typedef {Record<ButtonName, HTMLButtonElement>} Buttons
  */
 
 /** @param {Buttons} buttons @param {State} state */
@@ -611,7 +615,10 @@ function menuParts() {
 
   const rules = el("fieldset", "pw-group");
   rules.append(el("legend", "", {}, "Rules (from the next deal)"));
-  const presetSelect = el("select", "pw-input", { "aria-label": "Rules", "data-setting": "preset" });
+  const presetSelect = el("select", "pw-input", {
+    "aria-label": "Rules",
+    "data-setting": "preset",
+  });
   const passesSelect = el("select", "pw-input", {
     "aria-label": "Passes through the stock",
     "data-setting": "passes",
@@ -758,7 +765,8 @@ function noticeContent(state, notice) {
   } else if (notice.kind === "stuck") {
     title = "Out of moves";
     lines = [
-      "No pair, no King, no draw and no recycle is left. This is not a loss: undo, or play the deal again.",
+      "No pair, no King, no draw and no recycle is left. " +
+        "This is not a loss: undo, or play the deal again.",
     ];
     buttons = [...exits, actionButton("review", "Review"), look];
   } else {
@@ -886,7 +894,9 @@ function reviewContent(review) {
     first.append(step);
     const hintCell = cell(row.hint ? `${row.hint}${row.followed ? " ✓" : ""}` : "");
     if (row.hint_reason) hintCell.title = row.hint_reason;
-    const note = row.decisive ? `◀ the win slipped away here; ${row.keeps_win} would keep it` : "";
+    const note = row.decisive
+      ? `◀ the win slipped away here; ${row.keeps_win} would keep it`
+      : "";
     tr.append(
       first,
       cell(row.move, "pw-notation"),
@@ -983,7 +993,8 @@ class Sync {
   send(request, cards = []) {
     this.seq += 1;
     this.pending.set(this.seq, cards);
-    this.model.send({ ...request, type: "intent", seq: this.seq, view: this.id, version: this.version() });
+    const version = this.version();
+    this.model.send({ ...request, type: "intent", seq: this.seq, view: this.id, version });
   }
 
   /** @param {unknown} msg */
@@ -1470,14 +1481,22 @@ function buildDom(host) {
   });
   const table = el("div", "pw-table");
   const pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
-  const stock = el("div", "pw-pile pw-stock", { "data-pile": "stock", role: "button", tabindex: "-1" });
+  const stock = el("div", "pw-pile pw-stock", {
+    "data-pile": "stock",
+    role: "button",
+    tabindex: "-1",
+  });
   const waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
   const panel = el("div", "pw-panel", { role: "dialog", "aria-modal": "false", hidden: "" });
   table.append(pyramid, stock, waste, panel);
   // Below the table, never over the cards: the Continue offer, the records, the review.
   const offer = el("div", "pw-offer", { role: "region", "aria-label": "Saved game", hidden: "" });
   const records = el("div", "pw-records", { role: "region", "aria-label": "Records", hidden: "" });
-  const review = el("div", "pw-review", { role: "region", "aria-label": "Game review", hidden: "" });
+  const review = el("div", "pw-review", {
+    role: "region",
+    "aria-label": "Game review",
+    hidden: "",
+  });
   const status = el("div", "pw-status", { "aria-label": "Game status" });
   const hintLine = el("div", "pw-hint-line");
   const message = el("div", "pw-message", { role: "status" });

@@ -3,6 +3,7 @@ notices, pause, auto-pair, dragging, deals and rules from the Game menu, the dar
 
 from __future__ import annotations
 
+import json
 import re
 
 from harness import run_all, run_code, wait_for_widget
@@ -146,7 +147,7 @@ def test_the_out_of_moves_notice_offers_undo(lab_notebook):
     assert kernel(page, "w.game.outcome, w.game.move_count") == "None 0"
 
 
-def test_pause_blocks_moves_until_resume(lab_notebook):
+def test_pause_blocks_moves_until_unpaused(lab_notebook):
     page = open_board(lab_notebook, "widget_pause.ipynb")
     board = page.locator(".pw-root")
     board.locator('[data-card="Kc"]').click()
@@ -163,7 +164,7 @@ def test_pause_blocks_moves_until_resume(lab_notebook):
     expect(board.locator(".pw-time")).to_have_text(time_text)  # the clock stands still
     assert kernel(page, "w.paused, w.moves") == "True ['Kc']"
 
-    panel.locator('button[data-action="resume"]').click()
+    panel.locator('button[data-action="unpause"]').click()
     expect(panel).to_be_hidden()
     board.locator('[data-pile="stock"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 2")
@@ -248,6 +249,37 @@ def test_deals_and_rules_from_the_game_menu(lab_notebook):
     body.locator('button[data-action="open-code"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Pass 1 of 3")
     assert kernel(page, today) == "True"
+
+
+def test_the_game_menu_offers_what_python_lists(lab_notebook):
+    page = open_board(lab_notebook, "widget_catalog.ipynb", rules="classic", setup="import json")
+    board = page.locator(".pw-root")
+    catalog = json.loads(kernel(page, "json.dumps(w.catalog)"))
+    body = menu(board)
+
+    presets = body.locator('select[data-setting="preset"] option')
+    assert presets.evaluate_all("(nodes) => nodes.map((node) => node.value)") == [
+        preset["name"] for preset in catalog["presets"]
+    ]
+    assert presets.all_inner_texts() == [preset["label"] for preset in catalog["presets"]]
+    expect(body.locator('select[data-setting="preset"]')).to_have_value("classic")
+    passes = body.locator('select[data-setting="passes"] option')
+    assert passes.all_inner_texts() == [choice["label"] for choice in catalog["passes"]]
+    expect(body.locator('select[data-setting="passes"]')).to_have_value("3")
+
+    for option in catalog["options"]:
+        row = body.locator("label.pw-check").filter(
+            has=page.locator(f'input[data-option="{option["name"]}"]')
+        )
+        expect(row).to_have_text(option["label"])
+        expect(row).to_have_attribute("title", option["help"])
+    # Each box shows the option in force, and a click sets it in Python.
+    options = json.loads(kernel(page, "json.dumps(w.state['options'])"))
+    for option in catalog["options"]:
+        box = body.locator(f'input[data-option="{option["name"]}"]')
+        assert box.is_checked() == options[option["name"]]
+    body.locator('input[data-option="highlight_partners"]').uncheck()
+    assert kernel(page, "w.state['options']['highlight_partners']") == "False"
 
 
 def set_theme(page: Page, theme: str) -> None:

@@ -101,6 +101,24 @@ def test_the_board_renders_and_plays_by_clicks(lab_notebook):
     assert kernel(page, "w.moves") == moves
 
 
+def test_a_stock_tap_means_what_the_rules_say(lab_notebook):
+    # The Kd turns up on the stock after the first draw. Whether a tap on it plays the King or
+    # draws it is a rule (king_from_stock), and Python's to decide.
+    for rules, expected in (
+        ("open-stock", "Kd Ah"),
+        ("open-stock,king_from_stock=false", "draw Kd"),
+    ):
+        name = f"widget_stock_king_{len(rules)}.ipynb"
+        page = open_board(lab_notebook, name, rules=rules)
+        board = page.locator(".pw-root")
+        stock = board.locator('[data-pile="stock"]')
+        run_code(page, "for move in ('Kc', 'Kh', '6d+7h', 'draw'): w.play(move)")
+        expect(stock.locator('[data-card="Kd"]')).to_be_visible()
+        stock.click()
+        expect(stock.locator('[data-card="5c"]')).to_be_visible()
+        assert kernel(page, "w.moves[-1], w.game.waste[-1]") == expected
+
+
 def test_a_refused_pair_says_why_and_changes_nothing(lab_notebook):
     page = open_board(lab_notebook, "widget_refused.ipynb")
     board = page.locator(".pw-root")

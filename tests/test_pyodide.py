@@ -73,6 +73,7 @@ def _load_driver() -> ModuleType:
     spec = importlib.util.spec_from_file_location("pyodide_drive", DRIVER)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

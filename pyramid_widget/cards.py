@@ -48,7 +48,11 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read "Th", "10h", "th" or "T♥"; raise ValueError naming the text otherwise."""
+        """Read "Th", "10h", "th" or "T♥"; raise ValueError naming the text otherwise.
+
+        >>> Card.parse("10♥") == Card.parse("Th"), Card.parse("Th").value
+        (True, 10)
+        """
         if not isinstance(text, str):
             raise ValueError(f"unknown card {text!r}")
         raw = text.strip()
@@ -77,7 +81,11 @@ class Card:
         return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
 
     def pairs_with(self, other: Card) -> bool:
-        """True when the two values total 13 (a King pairs with nothing)."""
+        """True when the two values total 13 (a King pairs with nothing).
+
+        >>> Card.parse("5h").pairs_with(Card.parse("8c"))
+        True
+        """
         return self.rank + other.rank == PAIR_TOTAL
 
     def __lt__(self, other: object) -> bool:
@@ -133,6 +141,12 @@ def _lying_on(i: int) -> frozenset[int]:
             above.add(j)
             todo.extend(COVERED_BY[j])
     return frozenset(above)
+
+
+def is_exposed(removed: int, i: int) -> bool:
+    """Is pyramid card i exposed when the cards of mask `removed` are gone? (Both cards on it
+    gone; the bottom row always.) The one answer the engine, codes and view all use."""
+    return all(removed >> j & 1 for j in COVERED_BY[i])
 
 
 LYING_ON: tuple[frozenset[int], ...] = tuple(_lying_on(i) for i in range(PYRAMID_SIZE))

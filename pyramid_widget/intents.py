@@ -1,40 +1,38 @@
-"""Intents: what a front end asks for, checked before the engine sees it, and answered.
+"""Intents: what a front end asks for, checked for its form, and translated into a call.
 
 A front end sends custom messages such as
-``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "pair",
-"cards": ["5h", "8c"]}``. Each gets exactly one answer,
+``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "tap",
+"target": "8c", "selected": "5h"}``. Each gets exactly one answer,
 ``{"type": "ack", "seq": 4, "view": "v1", "ok": bool, "reason": str | None,
 "move": notation | None}``, whether it was applied, refused by the engine, malformed or stale
-("share" adds the deal's "code").
+("share" adds the deal's "code"; a tap that selects a card adds "select").
 
-Actions and their fields: tap {card, version}, pair {cards: [a, b], version}, draw, recycle,
-undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint), pause {auto?},
-resume {auto?} (the end of a pause), option {name, value}, rules {name} (for the next deal),
-share, continue (take up the saved game on offer), review (review the game), review_step
-{moves} (show the reviewed game after that many of its moves), review_close.
+Actions and their fields: tap {target: a card or "stock" or "waste", selected?: a card,
+version} (every click or key on a card or a pile), pair {cards: [a, b], version} (a drag),
+draw, recycle, undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint),
+pause {auto?}, unpause {auto?} (the end of a pause), option {name, value}, rules {name} (for
+the next deal), share, continue (take up the saved game on offer), review (review the game),
+review_step {moves} (show the reviewed game after that many of its moves), review_close.
 
-This module never imports Jupyter: `handle` takes the message and a `Session` (the widget, or
-anything with the same few methods), so every path can be unit tested. It decides nothing about
-the rules either: legality is the engine's, and its refusal reason is passed on word for word.
-The one thing decided here is whether a message is well formed and still about the board the
-player saw.
+This module decides nothing about the game: what a tap means is `Game.tap_move`'s, legality is
+the engine's, and its refusal is passed on word for word. The one thing decided here is whether
+a message is well formed and still about the board the player saw. It never imports Jupyter:
+`handle` takes the message and a `Session` (a `GameSession`, or anything with the same few
+methods), so every path can be unit tested.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .cards import Card
-from .game import ALREADY_WON, COVERED, NEEDS_PARTNER, NOT_IN_PLAY, Game, IllegalMove, Move
-from .rules import Rules
+from .game import PILES, IllegalMove, Move
 
 
 class Session(Protocol):
-    """What `handle` needs from the object that owns the game (the widget implements it)."""
-
-    @property
-    def game(self) -> Game: ...
+    """What `handle` needs from the object that owns the game (`session.GameSession`)."""
 
     @property
     def version(self) -> int:
@@ -46,8 +44,7 @@ class Session(Protocol):
         """The state version at which the position (or the deal) last changed."""
         ...
 
-    @property
-    def auto_pair(self) -> bool: ...
+    def tap(self, target: Card | str, selected: Card | None = None) -> Move | Card: ...
 
     def play(self, move: Move | str) -> Move: ...
 
@@ -73,7 +70,7 @@ class Session(Protocol):
 
     def unpause(self, *, auto: bool = False) -> Any: ...
 
-    def continue_game(self) -> Any: ...
+    def continue_saved(self) -> Any: ...
 
     def request_review(self) -> Any: ...
 
@@ -83,9 +80,9 @@ class Session(Protocol):
 
     def set_option(self, name: str, value: bool) -> Any: ...
 
-    def share(self) -> str: ...
+    def set_next_rules(self, rules: str) -> Any: ...
 
-    next_rules: str
+    def share(self) -> str: ...
 
 
 class BadIntent(ValueError):
@@ -101,25 +98,33 @@ class BadIntent(ValueError):
 #: undo and redo mean the same on any board (and a quick double tap must do it twice); new
 #: deal and restart throw the position away anyway.
 POSITIONAL = frozenset({"tap", "pair"})
-ACTIONS = POSITIONAL | {
-    "draw",
-    "recycle",
-    "undo",
-    "redo",
-    "new",
-    "restart",
-    "hint",
-    "dismiss",
-    "pause",
-    "resume",
-    "option",
-    "rules",
-    "share",
-    "continue",
-    "review",
-    "review_step",
-    "review_close",
+
+#: Actions that are one call on the session with no fields.
+CALLS: dict[str, Callable[[Session], Any]] = {
+    "draw": lambda session: session.draw(),
+    "recycle": lambda session: session.recycle(),
+    "undo": lambda session: session.undo(),
+    "redo": lambda session: session.redo(),
+    "restart": lambda session: session.restart(),
+    "hint": lambda session: session.request_hint(),
+    "dismiss": lambda session: session.dismiss_hint(),
+    "review": lambda session: session.request_review(),
+    "review_close": lambda session: session.close_review(),
 }
+ACTIONS = (
+    POSITIONAL
+    | set(CALLS)
+    | {
+        "new",
+        "pause",
+        "unpause",
+        "option",
+        "rules",
+        "share",
+        "continue",
+        "review_step",
+    }
+)
 
 #: A saved game is continued only on request, and the widget says why it cannot be.
 NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
@@ -135,6 +140,7 @@ class Intent:
     action: str
     view: str | None = None
     version: int | None = None
+    target: Card | str | None = None
     cards: tuple[Card, ...] = ()
     number: int | None = None
     daily: bool = False
@@ -182,7 +188,10 @@ def parse_intent(content: Any) -> Intent:
 
     extra: dict[str, Any] = {}
     if action == "tap":
-        extra["cards"] = (_card(content.get("card")),)
+        target = content.get("target")
+        extra["target"] = target if target in PILES else _card(target)
+        selected = content.get("selected")
+        extra["cards"] = () if selected is None else (_card(selected),)
     elif action == "pair":
         raw = content.get("cards")
         if not isinstance(raw, list) or len(raw) != 2:
@@ -192,7 +201,7 @@ def parse_intent(content: Any) -> Intent:
             raise BadIntent("a pair needs two different cards")
     elif action == "new":
         extra.update(_new_deal_fields(content))
-    elif action in ("pause", "resume"):
+    elif action in ("pause", "unpause"):
         extra["auto"] = _flag(content, "auto", default=False)
     elif action == "option":
         extra["name"] = _text(content, "name")
@@ -235,31 +244,6 @@ def _new_deal_fields(content: dict) -> dict[str, Any]:
     return {"number": number, "daily": daily, "code": code}
 
 
-def auto_partner(game: Game, card: Card) -> Card | None:
-    """The partner 000's auto-pair picks for `card`: the first card in play that makes 13,
-    searching the pyramid from the top row down, left to right, then the waste top, then a
-    face-up stock top."""
-    return next((other for other in game.in_play if card.pairs_with(other)), None)
-
-
-def tap_move(game: Game, card: Card, auto_pair: bool) -> Move:
-    """The move one tap on `card` asks for: a King alone or, with auto-pair on, the card with
-    its `auto_partner`. Raises IllegalMove with the reason when there is none: a tap on a
-    covered card says it is covered, as 003 does, before anything about partners."""
-    if card.is_king:
-        return Move.king(card)
-    if game.is_won:
-        raise IllegalMove(ALREADY_WON)
-    if card not in game.in_play:
-        raise IllegalMove(COVERED if card in game.pyramid else NOT_IN_PLAY)
-    if not auto_pair:
-        raise IllegalMove(NEEDS_PARTNER)
-    partner = auto_partner(game, card)
-    if partner is None:
-        raise IllegalMove(f"nothing in play makes 13 with the {card.name}")
-    return Move.pair(card, partner)
-
-
 def ack(
     intent_or_seq: Intent | Any,
     ok: bool,
@@ -288,49 +272,35 @@ def ack(
 def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any]]:
     """Carry out a checked intent on the session: the move made, and any extra ack fields.
     Engine refusals propagate as IllegalMove, bad values as ValueError."""
-    game = session.game
     action = intent.action
     if action in POSITIONAL:
         if intent.version > session.version:
             raise BadIntent(f"version {intent.version} is newer than the board's")
         if intent.version < session.position_version:
             raise BadIntent(STALE)
-        if action == "tap":
-            return session.play(tap_move(game, intent.cards[0], session.auto_pair)), {}
-        return session.play(Move.pair(*intent.cards)), {}
-    moves = {
-        "draw": session.draw,
-        "recycle": session.recycle,
-        "undo": session.undo,
-        "redo": session.redo,
-    }
-    if action in moves:
-        return moves[action](), {}
+        if action == "pair":
+            return session.play(Move.pair(*intent.cards)), {}
+        selected = intent.cards[0] if intent.cards else None
+        done = session.tap(intent.target, selected)
+        return (done, {}) if isinstance(done, Move) else (None, {"select": str(done)})
+    if action in CALLS:
+        done = CALLS[action](session)
+        return (done if isinstance(done, Move) else None), {}
     if action == "new":
         session.request_new_deal(number=intent.number, daily=intent.daily, code=intent.code)
-    elif action == "restart":
-        session.restart()
-    elif action == "hint":
-        session.request_hint()
-    elif action == "dismiss":
-        session.dismiss_hint()
     elif action == "pause":
         session.pause(auto=intent.auto)
-    elif action == "resume":
+    elif action == "unpause":
         session.unpause(auto=intent.auto)
     elif action == "option":
         session.set_option(intent.name, intent.value)
     elif action == "rules":
-        session.next_rules = Rules.parse(intent.name).name
+        session.set_next_rules(intent.name)
     elif action == "continue":
-        if session.continue_game() is None:
+        if session.continue_saved() is None:
             raise BadIntent(NOTHING_TO_CONTINUE)
-    elif action == "review":
-        session.request_review()
     elif action == "review_step":
         session.step_review(intent.moves)
-    elif action == "review_close":
-        session.close_review()
     else:  # share: the code is handed over because the player asked for it
         return None, {"code": session.share()}
     return None, {}

@@ -264,8 +264,9 @@ def review(
 
 # ---------------------------------------------------------------------- replay and verdicts
 def _replay(game: Game) -> list[Game]:
-    """The game after 0, 1, ... n of its moves, each a separate Game replayed from the start
-    (so each knows the cards seen up to then, and no card seen only in an undone branch)."""
+    """The game after 0, 1, ... n of its moves, each a copy taken while the game is replayed
+    from its start (so each knows the cards seen up to then, and no card seen only in an
+    undone branch: undoing from the end could not forget those)."""
     start = game.start
     shown = [*start.waste, *(c for c in game.cards[28:] if c not in start.rest)]
     replay = Game(game.cards, game.rules, deal_number=game.deal_number, start=start, seen=shown)
@@ -374,13 +375,10 @@ def _from_layout(fields: Mapping[str, Any]) -> Game:
         raise ValueError(f"the record's layout is not deal number {number}'s")
     game = Game(cards, rules, deal_number=number)
     moves = fields["moves"]
-    if isinstance(moves, str):
-        moves = moves.split()
-    for n, text in enumerate(moves, 1):
-        try:
-            game.play(Move.parse(text))
-        except IllegalMove as error:
-            raise ValueError(f"move {n} ({text!r}) cannot be replayed: {error.reason}") from None
+    try:
+        game.replay(moves.split() if isinstance(moves, str) else moves)
+    except IllegalMove as error:
+        raise ValueError(f"the record cannot be replayed: {error.reason}") from None
     return game
 
 
@@ -427,7 +425,7 @@ def _hint_text(step: MoveReview) -> str:
     if step.hint is None and step.hint_verdict is None:
         return ""
     text = html.escape(step.hint or "no move")
-    if step.hint_verdict in ("winnable", "lost"):
+    if step.hint_verdict in ("winnable", "unwinnable"):
         text += f" <small>({html.escape(step.hint_verdict)})</small>"
     elif step.hint_chance is not None:
         text += f" <small>(≈{step.hint_chance:.0%} wins)</small>"

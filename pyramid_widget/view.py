@@ -15,43 +15,62 @@ No Jupyter import here: the state is a plain JSON-able dict, testable without a 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .game import Game
-from .records import Records
-from .rules import Rules
+from .rules import PRESETS, Rules
+from .svg import WASTE_FAN
 
 if TYPE_CHECKING:
+    from .records import Records
     from .review import Review
     from .store import SavedGame
 
 #: Bumped when the shape of the state changes incompatibly, so a front end can tell.
 SCHEMA = 1
 
-#: How many waste cards a view may show, top included.
-MAX_FAN = 3
+MAX_FAN = WASTE_FAN
+"""How many waste cards a view may show, top included (as many as a picture shows)."""
+
+
+def _option(default: bool, label: str, help: str) -> Any:
+    return field(default=default, metadata={"label": label, "help": help})
 
 
 @dataclass(frozen=True)
 class ViewOptions:
-    """Display choices that are not rules: they change what a view offers, never legality."""
+    """Display choices that are not rules: they change what a view offers, never legality.
+    Each option's label and help, as the board's menu shows them, live here and nowhere else."""
 
-    highlight_partners: bool = True
-    """Outline the cards that make 13 with the selected one (on by default, optional in 004)."""
-
-    auto_pair: bool = False
-    """000's way: one tap pairs a card with its first partner instead of selecting it."""
-
-    fair_hints: bool = True
-    """003's hints, which use only what the player has seen; off gives 001's all-seeing ones."""
-
-    dead_end_notice: bool = False
-    """001's early notice that no card still to come can ever fit. It looks at the values of
-    unseen cards (as 001 does), so it is off unless asked for."""
-
-    winnable_only: bool = False
-    """001's "winnable deals only": new deals come from the solver's `deal_winnable`."""
+    highlight_partners: bool = _option(
+        True,
+        "Highlight partners",
+        "Outline the cards that make 13 with the selected one.",
+    )
+    auto_pair: bool = _option(
+        False,
+        "Auto-pair: a tap takes the first partner",
+        "One tap pairs a card with the first card in play that makes 13 with it, instead of "
+        "selecting it; drag one card onto another to choose the partner.",
+    )
+    fair_hints: bool = _option(
+        True,
+        "Fair hints (only cards you have seen)",
+        "Hints use only the cards you have seen; off, the solver sees every card and can "
+        "prove a deal lost.",
+    )
+    dead_end_notice: bool = _option(
+        False,
+        "Early dead-end notice (looks at unseen cards)",
+        "Say as soon as no card still to come can ever fit the pyramid; it looks at the "
+        "values of cards you have not seen, so it is off unless asked for.",
+    )
+    winnable_only: bool = _option(
+        False,
+        "Winnable deals only",
+        "Random new deals are proven winnable by the solver before they are dealt.",
+    )
 
     waste_fan: int = MAX_FAN
     """How many waste cards to show, top included (1 shows the top alone)."""
@@ -59,6 +78,35 @@ class ViewOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.waste_fan <= MAX_FAN:
             raise ValueError(f"waste_fan must be between 1 and {MAX_FAN}, not {self.waste_fan}")
+
+
+OPTION_FIELDS = tuple(f for f in fields(ViewOptions) if "label" in f.metadata)
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in OPTION_FIELDS)
+"""The options a player can switch on the board (and a notebook through the widget's traits)."""
+
+PASS_CHOICES: tuple[tuple[str, str], ...] = (
+    ("1", "1 pass"),
+    ("2", "2 passes"),
+    ("3", "3 passes"),
+    ("unlimited", "unlimited"),
+)
+
+
+def catalog() -> dict[str, Any]:
+    """The tables a front end builds its menus from, sent once: the presets with a sentence
+    each, the pass choices and the options with their labels and help. The front end keeps
+    no copy of them."""
+    return {
+        "presets": [
+            {"name": name, "label": name.replace("-", " ").capitalize(), "summary": rules.summary}
+            for name, rules in PRESETS.items()
+        ],
+        "passes": [{"value": value, "label": label} for value, label in PASS_CHOICES],
+        "options": [
+            {"name": f.name, "label": f.metadata["label"], "help": f.metadata["help"]}
+            for f in OPTION_FIELDS
+        ],
+    }
 
 
 @dataclass(frozen=True)
@@ -136,7 +184,7 @@ def hint_view(hint: Any) -> dict[str, Any]:
     """The part of a solver `Hint` a view shows: the move to highlight and the words.
 
     The move is a legal move now, so it names only cards in play; a fair hint's reason speaks
-    only of seen cards. (An all-seeing hint, 001's, may speak of any card: that is its point.)
+    only of seen cards. (An all-seeing hint may speak of any card: that is its point.)
     """
     move = getattr(hint, "move", None)
     chance = getattr(hint, "chance", None)
@@ -249,6 +297,7 @@ def build_state(
             "fan": [str(card) for card in waste[-options.waste_fan :]] if waste else [],
         },
         "playable": [str(card) for card in game.in_play],
+        "selectable": [] if options.auto_pair else [str(card) for card in game.selectable],
         "legal": [str(move) for move in game.legal_moves()],
         "status": {
             "cleared": game.cleared,

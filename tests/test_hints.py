@@ -58,13 +58,13 @@ def test_a_fair_hint_is_the_same_whatever_the_unseen_cards_are(rules):
 
 def test_a_fair_hint_never_says_lost_while_a_card_is_unseen():
     game = Game.deal(3)  # classic deal 3 cannot be won (the all-seeing hint proves it)
-    assert hint(game, fair=False).verdict == "lost"
+    assert hint(game, fair=False).verdict == "unwinnable"
     for _ in range(24):
         fair = hint(game, fair=True)
-        assert fair.verdict != "lost"
+        assert fair.verdict != "unwinnable"
         game.draw()
     assert all(card in game.seen for card in game.waste + game.stock)
-    assert hint(game, fair=True).verdict == "lost"  # every card seen: it may say so now
+    assert hint(game, fair=True).verdict == "unwinnable"  # every card seen: it may say so now
 
 
 def test_a_fair_hint_names_only_cards_the_player_has_seen():
@@ -135,7 +135,7 @@ def test_a_fair_hint_with_few_unseen_cards_may_prove_a_win():
     advice = hint(game, fair=True, time_limit=2)
     if advice.verdict == "winnable":
         assert advice.chance == 1.0
-    assert advice.verdict != "lost"
+    assert advice.verdict != "unwinnable"
 
 
 def test_bad_time_limits_are_refused():

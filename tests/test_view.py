@@ -4,29 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 import pytest
+from helpers import LAYOUT, SOLUTION, cards_named
 
-from pyramid_widget import Card, Game, IllegalMove
+from pyramid_widget import Game, IllegalMove
 from pyramid_widget.view import MoveEvent, ViewOptions, build_state
-
-# open-stock.jsonl index 0: winnable, and its optimal line starts Kc, Kh, 7h+6d.
-LAYOUT = (
-    "Th Js 2d Ks 8c Qs 8h 5d 8d Qc Tc 6h 2c 9h 4h 2h 5h Jd 6s 8s 3s Kc Jh 3c Kh As 3h 7h "
-    "6d Ah Kd 5c 4d Qd 9s 3d 7c Ad Ac 7s Jc 2s 5s 4s 6c 7d Td 9d 4c Qh 9c Ts"
-)
-SOLUTION = (
-    "Kc Kh 7h+6d draw Kd draw draw As+Qd 4d+9s draw draw draw draw 6s+7s draw Jh+2s draw draw "
-    "draw 6c+7d 3c+Td 2h+Jd draw 9d+4c draw draw 3h+Ts 5h+8s Tc+3s 9h+4h recycle Qc+Ah draw "
-    "draw 6h+7c draw draw 2c+Jc 8h+5s 5d+8d Qs+Ac Ks draw draw draw recycle 8c+5c Js+2d Th+3d"
-).split()
-CARD_TOKEN = re.compile(r"\b(?:[A2-9TJQK][cdhs])\b")
-
-
-def cards_named(text: str) -> set[Card]:
-    """Every card notation that appears anywhere in `text` (e.g. a serialized state)."""
-    return {Card.parse(token) for token in CARD_TOKEN.findall(text)}
 
 
 def state_of(game: Game, **kwargs) -> dict:

@@ -8,20 +8,19 @@ import copy
 import importlib
 import json
 import threading
-import time
 from pathlib import Path
 
 import pytest
-from test_view import LAYOUT, SOLUTION, cards_named
-from test_widget import Front
+from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
-from pyramid_widget import Game, IllegalMove, Move
+from pyramid_widget import Game, IllegalMove, Move, Review
 from pyramid_widget.intents import NOTHING_TO_CONTINUE
+from pyramid_widget.session import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
 from pyramid_widget.store import NullStore, Store, default_path
 from pyramid_widget.view import REVIEWING
-from pyramid_widget.widget import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED, PyramidWidget
+from pyramid_widget.widget import PyramidWidget
 
-review_module = importlib.import_module("pyramid_widget.review")  # the package name is the function
+session_module = importlib.import_module("pyramid_widget.session")
 
 PLAYED = [str(Move.parse(move)) for move in SOLUTION]  # as the log writes them
 
@@ -39,17 +38,9 @@ def stuck_after_a_mistake() -> Game:
     return game
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    fake = FakeTime()
+    fake = FakeTime(1000.0)
     monkeypatch.setattr(PyramidWidget, "_now", staticmethod(fake))
     return fake
 
@@ -71,13 +62,6 @@ def watch_for_leaks(widget: PyramidWidget) -> list[str]:
 
     widget.observe(check, names="state")
     return problems
-
-
-def wait_for(predicate, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 # ------------------------------------------------------------------ saving and continuing
@@ -112,18 +96,18 @@ def test_a_closed_game_is_offered_and_continues_with_position_undo_history_and_c
 
 
 def test_resume_from_code_continues_the_saved_game_or_says_there_is_none(db):
-    assert PyramidWidget.resume("open-stock", store=db) is None
+    assert PyramidWidget.continue_saved("open-stock", store=db) is None
     first = PyramidWidget("open-stock", layout=LAYOUT, store=db)
     for move in SOLUTION[:5]:
         first.play(move)
-    assert PyramidWidget.resume("open-stock", store=db) is None  # `first` is playing it
+    assert PyramidWidget.continue_saved("open-stock", store=db) is None  # `first` is playing it
     assert PyramidWidget("open-stock", store=db).state["offer"] is None
     first.close()
 
-    again = PyramidWidget.resume("open-stock", store=db)
+    again = PyramidWidget.continue_saved("open-stock", store=db)
     assert again is not None and again.moves == PLAYED[:5]
     assert again.game.code == first.game.code and again.state["offer"] is None
-    assert PyramidWidget.resume("classic", store=db) is None  # saved games are per rules
+    assert PyramidWidget.continue_saved("classic", store=db) is None  # saved games are per rules
 
 
 def test_playing_on_instead_of_continuing_gives_the_saved_game_up_as_in_000(db):
@@ -134,7 +118,7 @@ def test_playing_on_instead_of_continuing_gives_the_saved_game_up_as_in_000(db):
     assert second.state["offer"]["moves"] == 1 and second.state["records"]["losses"] == 0
     second.draw()
     assert second.state["offer"] is None and second.state["records"]["losses"] == 1
-    assert second.continue_game() is None
+    assert second.session.continue_saved() is None
     refused = Front(second).intent("continue")
     assert (refused["ok"], refused["reason"]) == (False, NOTHING_TO_CONTINUE)
 
@@ -274,7 +258,7 @@ def test_review_from_python_returns_the_review_and_shows_it_and_a_win_stays_won(
 
     result = widget.review()
 
-    assert isinstance(result, review_module.Review) and result.outcome == "won"
+    assert isinstance(result, Review) and result.outcome == "won"
     assert len(result) == 49 and result.mistake is None
     assert "Won in 49 moves" in result._repr_html_()
     assert widget.state["review"]["summary"] == result.summary
@@ -289,9 +273,9 @@ class SlowReview:
 
     def __init__(self) -> None:
         self.release = threading.Event()
-        self.real = review_module.review
+        self.real = session_module.review_game
 
-    def __call__(self, game: Game, **kwargs) -> review_module.Review:
+    def __call__(self, game: Game, **kwargs) -> Review:
         assert self.release.wait(10)
         return self.real(game, hints=False)
 
@@ -299,7 +283,7 @@ class SlowReview:
 @pytest.fixture
 def slow_review(monkeypatch: pytest.MonkeyPatch) -> SlowReview:
     fake = SlowReview()
-    monkeypatch.setattr(review_module, "review", fake)
+    monkeypatch.setattr(session_module, "review_game", fake)
     return fake
 
 
@@ -312,12 +296,17 @@ def test_the_board_plays_on_while_a_review_thinks_and_a_stale_review_is_dropped(
     assert widget.state["review"] == REVIEWING
     assert widget.state["position_version"] == widget.state["version"] - 1  # not a move
     assert front.intent("review")["ok"] and widget.state["review"] == REVIEWING  # once
-    assert front.intent("undo")["ok"]  # still the reviewed game: the review will show
     slow_review.release.set()
     wait_for(lambda: widget.state["review"] != REVIEWING)
     assert widget.state["review"]["rows"][-1]["after"] == "won"
+    assert front.intent("undo")["ok"]  # still the reviewed game: the review stays
+    assert widget.state["review"]["rows"][-1]["after"] == "won"
 
     slow_review.release.clear()
+    front.intent("redo")
+    front.intent("review")
+    assert front.intent("undo")["ok"]  # the board moved while it was being made: dropped
+    assert widget.state["review"] is None
     front.intent("redo")
     front.intent("review")
     assert front.intent("new", number=4)["ok"]  # another deal before the review is ready
@@ -331,7 +320,7 @@ def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
     def broken(game, **kwargs):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(review_module, "review", broken)
+    monkeypatch.setattr(session_module, "review_game", broken)
     widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
     for move in SOLUTION:
         widget.play(move)

@@ -1,4 +1,4 @@
-"""Hints: the all-seeing one (001) and the fair one (003), with words a learner can follow.
+"""Hints: the all-seeing one and the fair one, with words a learner can follow.
 
 A fair hint knows what the player knows: the pyramid, every card seen face up, and where each
 seen card lies in the stock (stock order never changes, so a card seen once stays where it was
@@ -7,7 +7,8 @@ any are left, the hint solves completions: arrangements of the unseen cards into
 drawn from a generator seeded only with what is seen. Two games that differ only in unseen
 cards therefore build the very same completions and get the very same hint. Its searches are
 bounded by node counts, not the clock, so the answer cannot depend on machine speed either.
-It never says "lost" while a card is unseen; once all have been seen, it runs the exact solver.
+It never says "unwinnable" while a card is unseen; once all have been seen, it runs the exact
+solver.
 """
 
 from __future__ import annotations
@@ -21,16 +22,14 @@ from typing import Literal
 
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
+from .budget import nodes_for
 from .explain import describe, sensible_order
 from .search import Problem, PyramidFacts, SearchTimeout, Solver
 from .solution import problem_from_game
 
 Kind = Literal["pair", "king", "draw", "recycle", "none"]
-Verdict = Literal["winnable", "lost", "unknown"]
+Verdict = Literal["winnable", "unwinnable", "unknown"]
 
-NODES_PER_SECOND = 45_000
-"""Search nodes a fair hint may spend per second of its time limit (a modest machine's rate;
-the fair hint counts nodes rather than watching the clock, so its answer is reproducible)."""
 SAMPLES = 24  # completions a fair hint solves at most
 _SAMPLE_NODES = 1_000  # nodes any one completion may use, at least
 _HINT_RELAXED = 600  # relaxed positions the up-front check of each hint search may visit
@@ -43,7 +42,7 @@ class Hint:
     move: a legal move's notation ("5h+8c", "Kh", "draw", "recycle"), or None when there is
         none (the game is won or stuck).
     kind: "pair", "king", "draw", "recycle" or "none".
-    verdict: "winnable" (a win is proven possible from here), "lost" (proven impossible: the
+    verdict: "winnable" (a win is proven possible from here), "unwinnable" (proven impossible: the
         player may want to undo) or "unknown".
     reason: a sentence for the player.
     chance: the estimated share of wins for the suggested move (1.0 / 0.0 when proven), or
@@ -73,7 +72,11 @@ def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
     moves = game.legal_moves()
     if not moves:
         return Hint(
-            None, "none", "lost", "no move is left: undo, restart the deal or start a new one", 0.0
+            None,
+            "none",
+            "unwinnable",
+            "no move is left: undo, restart the deal or start a new one",
+            0.0,
         )
     unseen = _unseen_places(game)
     if fair and unseen:
@@ -92,10 +95,6 @@ def _unseen_places(game: Game) -> list[int]:
     ]
 
 
-def _kind(move: Move | None) -> Kind:
-    return "none" if move is None else move.kind
-
-
 def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
     problem = problem_from_game(game)
     solver = Solver(problem)
@@ -112,7 +111,7 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
             "no winning line is left from here: undo to an earlier position, or play on "
             f"({describe(game, move)})"
         )
-        return Hint(str(move), move.kind, "lost", reason, 0.0)
+        return Hint(str(move), move.kind, "unwinnable", reason, 0.0)
     move = Move.parse(line[0])
     moves_left = len(line)
     reason = f"{_capital(describe(game, move))}. A win is still possible ({moves_left} moves)."
@@ -134,7 +133,7 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
             rng.shuffle(order)
             arrangements.append(order)
         exhaustive = False
-    budget = max(1, int(time_limit * NODES_PER_SECOND))
+    budget = nodes_for(time_limit)
     notations = [str(move) for move in moves]
     wins = dict.fromkeys(notations, 0)
     decided = tried = 0

@@ -1,4 +1,4 @@
-"""Winnable deals only (001), and winnability statistics over many deals on any executor."""
+"""Winnable deals only, and winnability statistics over many deals on any executor."""
 
 from __future__ import annotations
 
@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from ..deals import MAX_DEAL, check_deal_number, parse_layout
 from ..game import Game
 from ..rules import Rules
+from .budget import nodes_for
 from .search import SearchTimeout, Solver
 from .solution import problem_from_game, solve
-
-NODES_PER_SECOND = 60_000
-"""How `deal_winnable` turns its seconds into search nodes (a modest machine's rate). Counting
-nodes instead of watching the clock makes the chosen deal depend on the seed alone."""
 
 
 class WinnableDeal(tuple):
@@ -49,21 +46,21 @@ def deal_winnable(
     per_deal: float = 0.25,
     total: float = 4.0,
 ) -> WinnableDeal:
-    """A numbered deal proven winnable, as 001's "winnable deals only".
+    """A numbered deal proven winnable, for "winnable deals only".
 
     Tries random numbered deals (from ``seed``; None for a fresh random seed), giving each
     ``per_deal`` seconds of search and all of them ``total`` seconds, and returns the first
     proven winnable with ``proven=True``. If none is proven in the budget, returns the last deal
     tried with ``proven=False``: it is never claimed winnable unless the solver found a win.
-    The seconds are counted as search nodes (`NODES_PER_SECOND`), so one seed always gives the
-    same deal, on any machine.
+    The seconds are counted as search nodes (`budget.nodes_for`), so one seed always gives
+    the same deal, on any machine.
     """
     if per_deal <= 0 or total <= 0:
         raise ValueError("per_deal and total must be positive numbers of seconds")
     rules = Rules.coerce(rules)
     rng = random.Random(seed)
-    per_deal_nodes = max(1, int(per_deal * NODES_PER_SECOND))
-    left = max(1, int(total * NODES_PER_SECOND))
+    per_deal_nodes = nodes_for(per_deal)
+    left = nodes_for(total)
     tries = 0
     while True:
         tries += 1

@@ -169,3 +169,25 @@ def test_a_widget_plays_through_a_boards_messages(run, cpython_facts):
     assert not board["refused_ack"]["ok"] and board["refused_ack"]["reason"]
     assert board["moves"] == [*board["by_code"], "draw", board["pair_ack"]["move"]]
     assert board == cpython_facts["widget"]
+
+
+def test_hint_review_and_winnable_deal_answer_with_no_thread(run, cpython_facts):
+    """The board's slow requests run in the intent's own turn in Pyodide: each says it is
+    working, then answers; nothing is left "checking", "reviewing" or finding a deal."""
+    board = run["report"]["facts"]["session"]
+    assert board["threaded"] is False  # the job runner found that no thread can start
+    for ack in ("hint_ack", "review_ack", "deal_ack"):
+        assert board[ack]["ok"], board[ack]
+    assert board["said_checking"] and board["hint_settled"]
+    assert board["hint"]["status"] == "done" and board["hint"]["move"], board["hint"]
+    assert "internal error" not in json.dumps(board)
+    assert board["won"]  # the whole win, played by a board's messages
+    assert board["said_reviewing"] and board["review_settled"]
+    assert board["review_status"] == "done" and board["review_rows"][-1][2] == "won"
+    assert board["deal_settled"] and board["deal_proven"] is True
+    assert board["moves_after_deal"] == 0
+    # Everything but the runner (threads in CPython) and the random winnable deal's number.
+    same = {key: value for key, value in board.items() if key != "threaded"}
+    assert same == {
+        key: value for key, value in cpython_facts["session"].items() if key != "threaded"
+    }

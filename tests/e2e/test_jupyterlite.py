@@ -30,13 +30,6 @@ REPO = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = REPO / "wasm" / "build.py"
 #: The board may take a while: Pyodide starts in the page's worker and imports IPython.
 BOARD_TIMEOUT_MS = 120_000
-#: Answers the session gives inline where threads cannot start; the browser test of them
-#: waits for main's session (pyramid_widget/session.py), which makes that possible.
-NEEDS_SESSION = pytest.mark.xfail(
-    not (REPO / "pyramid_widget" / "session.py").exists(),
-    reason="threads cannot start in Pyodide: hint and review need pyramid_widget/session.py",
-    strict=True,
-)
 
 
 def _load_build_script() -> ModuleType:
@@ -227,8 +220,8 @@ def test_the_play_notebook_plays_in_jupyterlite_with_nothing_from_outside(page, 
     assert outside() == [], "the site asked for things from outside this machine"
 
 
-@NEEDS_SESSION
 def test_hint_and_review_answer_in_jupyterlite(page, lite_url, outside):
+    """No thread can start in the browser's Python: the session answers in the kernel's turn."""
     open_play_board(page, lite_url)
     board = page.locator(".pw-root")
     hint_line = board.locator(".pw-hint-line")

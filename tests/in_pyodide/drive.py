@@ -7,6 +7,10 @@ the test's own CPython, and compares the two: every answer asked for here is rep
 searches finish far inside their limits, fair hints count search nodes rather than seconds,
 winnable deals come from a seed), so Pyodide must give exactly the same game as CPython.
 
+`session()` drives a `GameSession` the way a board does, through `intents.handle`, with the
+default job runner: a worker thread where one can start, the caller's own turn where none can
+(Pyodide). The hint, the review and the winnable deal must each come back with an answer.
+
 `environment()` says what the Python it runs in can do (threads, process pools), so the test
 can check that the Pyodide run really had neither.
 
@@ -19,6 +23,8 @@ import json
 import os
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from typing import Any
 
 from pyramid_widget import Game, IllegalMove, deal_winnable, hint, review, solve
@@ -185,6 +191,82 @@ def widget() -> dict[str, Any]:
     }
 
 
+def _settled(done: Callable[[], bool], seconds: float = 120.0) -> bool:
+    """Whether `done()` holds, waiting for a worker thread if there is one (never in Pyodide,
+    where the job has already run in the intent's own turn)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _as_message(move: str) -> dict[str, Any]:
+    """The message a board sends for a move: a pair dragged, a King or the stock tapped."""
+    if "+" in move:
+        return {"action": "pair", "cards": move.split("+")}
+    if move in ("draw", "recycle"):
+        return {"action": move}
+    return {"action": "tap", "target": move}
+
+
+def session() -> dict[str, Any]:
+    """A board's slow requests through intents: each ends in an answer, none stays pending."""
+    from pyramid_widget.intents import handle
+    from pyramid_widget.session import GameSession
+
+    board = GameSession("classic", deal=DEAL, store=None)
+    seen: list[dict[str, Any]] = []
+    board.listen(lambda state, moves: seen.append(state))
+    seq = 0
+
+    def intent(action: str, **fields: Any) -> dict:
+        nonlocal seq
+        seq += 1
+        message = {"type": "intent", "seq": seq, "view": "v1", "version": board.version}
+        return handle(board, {**message, "action": action, **fields})
+
+    hint_ack = intent("hint")
+    hint_settled = _settled(lambda: board.state["hint"] not in (None, {"status": "checking"}))
+    shown_hint = board.state["hint"]
+    said_checking = any(state["hint"] == {"status": "checking"} for state in seen)
+
+    for move in solve(board.game, time_limit=None).moves:  # the win, by a board's messages
+        intent(**_as_message(move))
+    won = board.game.is_won
+    seen.clear()
+    review_ack = intent("review")
+    review_settled = _settled(lambda: board.state["review"] not in (None, {"status": "reviewing"}))
+    shown_review = board.state["review"]
+    said_reviewing = any(state["review"] == {"status": "reviewing"} for state in seen)
+
+    intent("option", name="winnable_only", value=True)
+    deal_ack = intent("new")
+    deal_settled = _settled(lambda: not board.state["finding_deal"])
+    deal = board.state["deal"]
+    board.close()
+    return {
+        "threaded": board._jobs.threaded,
+        "hint_ack": hint_ack,
+        "hint_settled": hint_settled,
+        "said_checking": said_checking,
+        "hint": shown_hint,
+        "won": won,
+        "review_ack": review_ack,
+        "review_settled": review_settled,
+        "said_reviewing": said_reviewing,
+        "review_status": shown_review.get("status") if shown_review else None,
+        "review_rows": [[row["move"], row["before"], row["after"]] for row in shown_review["rows"]]
+        if shown_review and "rows" in shown_review
+        else None,
+        "deal_ack": deal_ack,
+        "deal_settled": deal_settled,
+        "deal_proven": deal["proven"],
+        "moves_after_deal": board.state["status"]["moves"],
+    }
+
+
 def facts() -> dict[str, Any]:
     return {
         "engine": engine(),
@@ -192,6 +274,7 @@ def facts() -> dict[str, Any]:
         "review": reviews(),
         "records": records(),
         "widget": widget(),
+        "session": session(),
     }
 
 

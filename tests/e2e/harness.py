@@ -47,6 +47,7 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--no-first-run",
     "--disable-sync",
+    "--disable-features=AutofillServerCommunication",  # form pages asked Google's servers
     "--disable-gpu",
 )
 

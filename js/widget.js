@@ -1,6 +1,9 @@
 // @ts-check
 // Pyramid Solitaire front end: one anywidget ES module, no bundler, no dependencies.
 //
+// Python's None reaches some front ends as null and others as undefined (JupyterLite's
+// Pyodide kernel), so absent values are always tested loosely (`== null`), never `=== null`.
+//
 // Every view draws the model's `state` trait and nothing else, so all views of one widget show
 // the same board; only the selection, the keyboard cursor, the message line, which notices
 // were closed and whether the Records panel is open are per view. Every move goes to Python as
@@ -333,7 +336,7 @@ function reducedMotion() {
  * @returns {boolean} whether it was (re)built
  */
 function patchRegion(box, key, build) {
-  if (key === null) {
+  if (key == null) {
     box.hidden = true;
     box.replaceChildren();
     delete box.dataset.key;
@@ -505,12 +508,12 @@ function statusItems(state) {
   const s = state.status;
   const parts = [
     `Cleared ${s.cleared} of 28`,
-    s.passes === null ? `Pass ${s.pass}` : `Pass ${s.pass} of ${s.passes}`,
+    s.passes == null ? `Pass ${s.pass}` : `Pass ${s.pass} of ${s.passes}`,
     `Stock ${state.stock.count}`,
     `Moves ${s.moves}`,
   ];
-  if (s.score !== null) parts.push(`Score ${s.score}`);
-  if (state.deal.number !== null) parts.push(`Deal #${state.deal.number}`);
+  if (s.score != null) parts.push(`Score ${s.score}`);
+  if (state.deal.number != null) parts.push(`Deal #${state.deal.number}`);
   if (state.deal.proven === false) parts.push("unproven deal");
   const spans = parts.map((text) => el("span", "pw-stat", {}, text));
   const time = el("span", "pw-stat pw-time", { "aria-label": "Time played" });
@@ -665,7 +668,7 @@ function patchMenuValues(parts, state) {
   if ([...parts.presetSelect.options].some((option) => option.value === preset)) {
     parts.presetSelect.value = preset;
   }
-  parts.passesSelect.value = next.passes === null ? "unlimited" : String(next.passes);
+  parts.passesSelect.value = next.passes == null ? "unlimited" : String(next.passes);
 }
 
 /**
@@ -750,7 +753,7 @@ function noticeContent(state, notice) {
       `Moves ${s.moves}`,
       `Cards cleared ${s.cleared} of 28`,
     ];
-    if (s.score !== null) lines.push(`Score ${s.score}`);
+    if (s.score != null) lines.push(`Score ${s.score}`);
     buttons = [
       actionButton("new", "New deal"),
       actionButton("restart", "Replay this deal"),
@@ -817,7 +820,7 @@ function offerContent(offer) {
  * @param {RecordsView} records @param {RulesView} rules @returns {Node[]} */
 function recordsContent(records, rules) {
   /** @param {number | null} value @param {(value: number) => string} format */
-  const dash = (value, format = String) => (value === null ? "—" : format(value));
+  const dash = (value, format = String) => (value == null ? "—" : format(value));
   /** @type {[string, string | number][]} */
   const items = [
     ["Games", records.games],
@@ -829,7 +832,7 @@ function recordsContent(records, rules) {
     ["Fastest win", dash(records.fastest_win, formatTime)],
     ["Fewest moves", dash(records.fewest_moves)],
   ];
-  if (rules.scoring || records.best_score !== null) {
+  if (rules.scoring || records.best_score != null) {
     items.push(["Best score", dash(records.best_score)]);
   }
   const list = el("dl", "pw-records-list");
@@ -963,7 +966,7 @@ function keepInView(row) {
 
 /** @param {unknown} msg @returns {msg is Ack} */
 function isAck(msg) {
-  return typeof msg === "object" && msg !== null && /** @type {Ack} */ (msg).type === "ack";
+  return typeof msg === "object" && msg != null && /** @type {Ack} */ (msg).type === "ack";
 }
 
 /**
@@ -1000,8 +1003,8 @@ class Sync {
   /** @param {unknown} msg */
   receive(msg) {
     if (!isAck(msg) || msg.view !== this.id) return;
-    const cards = (msg.seq !== null && this.pending.get(msg.seq)) || [];
-    if (msg.seq !== null) this.pending.delete(msg.seq);
+    const cards = (msg.seq != null && this.pending.get(msg.seq)) || [];
+    if (msg.seq != null) this.pending.delete(msg.seq);
     if (!msg.ok) this.handlers.refused(msg.reason || "", cards);
     else if (msg.select) this.handlers.select(msg.select);
     else if (msg.code) this.handlers.shared(msg.code);
@@ -1180,7 +1183,7 @@ class Input {
   tap(target, card) {
     const selected = this.view.ui.selected;
     if (selected) this.view.select(null);
-    const cards = [selected, card].filter((code) => code !== null);
+    const cards = [selected, card].filter((code) => code != null);
     this.send({ action: "tap", target, selected }, cards);
   }
 
@@ -1334,7 +1337,7 @@ class Input {
   /** The card in play closest to pyramid index `index`. @param {number | null} index */
   nearestTarget(index) {
     const targets = this.targets().filter((node) => node.dataset.index !== undefined);
-    if (index === null || !targets.length) return null;
+    if (index == null || !targets.length) return null;
     const [row, col] = rowCol(index);
     let best = null;
     let bestDistance = Infinity;

@@ -132,6 +132,7 @@ NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
 STALE = "the board changed before that move arrived; nothing was done"
 ANSWERED = "that message was answered long ago; nothing was done"
 MAX_VIEW_ID = 100
+MAX_DEPTH = 20
 
 
 class Inbox:
@@ -197,8 +198,23 @@ def _card(text: Any) -> Card:
         raise BadIntent(f"unknown card {text!r}") from None
 
 
+def _plain(value: Any, depth: int = 0) -> Any:
+    """The message as JSON reads in Python everywhere: Pyodide hands JavaScript's null over as
+    its own `jsnull` object, not None, so it is turned into None here, at the door."""
+    if depth > MAX_DEPTH:
+        raise BadIntent("a message is nested too deeply")
+    if type(value).__name__ == "JsNull":
+        return None
+    if isinstance(value, dict):
+        return {key: _plain(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item, depth + 1) for item in value]
+    return value
+
+
 def parse_intent(content: Any) -> Intent:
     """Check a message's shape and return the `Intent`; raise `BadIntent` saying what is wrong."""
+    content = _plain(content)
     if not isinstance(content, dict):
         raise BadIntent("a message must be an object")
     if content.get("type") != "intent":

@@ -133,3 +133,10 @@ def test_edition_codes_are_defined_in_one_place_only():
         if EDITION.search(line)
     ]
     assert not offenders, offenders
+
+
+def test_the_front_end_tests_absent_values_loosely():
+    """Python's None arrives as null in JupyterLab but as undefined through JupyterLite's
+    Pyodide kernel: a strict `=== null` would read a missing value as present."""
+    source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
+    assert "=== null" not in source and "!== null" not in source

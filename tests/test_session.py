@@ -137,3 +137,21 @@ def test_the_session_plays_a_whole_game_through_intents(threads):
         assert ack["ok"], (move, ack)
     assert session.game.is_won and session.moves == [str(Move.parse(m)) for m in SOLUTION]
     assert Game.from_json(session.game.to_json()).is_won
+
+
+class JsNull:
+    """What Pyodide hands Python for JavaScript's null (pyodide.ffi.jsnull's type)."""
+
+
+def test_javascripts_null_from_pyodide_reads_as_nothing_selected():
+    session = GameSession("classic", deal=42, store=None, threads=False)
+    message = {
+        "type": "intent",
+        "seq": 1,
+        "view": "v",
+        "version": session.version,
+        "action": "tap",
+        "target": "stock",
+        "selected": JsNull(),
+    }
+    assert session.handle(message)["move"] == "draw"

@@ -2,7 +2,7 @@
 // Pyramid Solitaire front end: one anywidget ES module, no bundler, no dependencies.
 //
 // Python's None reaches some front ends as null and others as undefined (JupyterLite's
-// Pyodide kernel), so absent values are always tested loosely (`== null`), never `=== null`.
+// Pyodide kernel), so absent values are always tested loosely (`== null`), never strictly.
 //
 // Every view draws the model's `state` trait and nothing else, so all views of one widget show
 // the same board; only the selection, the keyboard cursor, the message line, which notices

@@ -5,7 +5,7 @@ finished games, in the order they finished, so they cannot drift from the histor
 recorded twice (it cannot be: finishing is keyed on the game's id) could not count twice.
 
 `Recorder` is one widget's (or one script's) player session: it owns the game being played, its
-id in the store and its clock, and applies 000's rules:
+id in the store and its clock, and applies the rules of record keeping:
 
 - every applied move, undo and redo is saved at once (the save carries undo and redo history);
 - a win is recorded once, with the clock stopped at the winning move;
@@ -18,23 +18,28 @@ id in the store and its clock, and applies 000's rules:
 
 A store that fails (disk full, locked for too long) never stops the game: the error becomes a
 warning and play goes on.
+
+This module is below the store: it defines what a store hands back (`SavedGame`,
+`FinishedGame`) and what a Recorder needs of one (`AnyStore`); `store.py` imports it, never the
+other way round.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import sqlite3
 import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from .game import Game
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .store import AnyStore, SavedGame
+Result = Literal["won", "lost"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class Records:
 
     games counts finished games (wins + losses); unfinished games are not counted until they
     are won or given up. best_score is None when the rules do not score; it is the best score
-    of any finished game (a lost game keeps the points it made, as in 001).
+    of any finished game (a lost game keeps the points it made).
     """
 
     rules: str
@@ -63,15 +68,6 @@ class Records:
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "win_rate": self.win_rate}
-
-
-def rules_name(rules: Rules | str) -> str:
-    """The canonical name records are kept under ("classic,passes=3" is "classic")."""
-    if isinstance(rules, Rules):
-        return rules.name
-    if isinstance(rules, str):
-        return Rules.parse(rules).name
-    raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
 
 
 def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Records:
@@ -101,6 +97,65 @@ def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Re
     )
 
 
+# ---------------------------------------------------------------------- what a store hands back
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game to continue: the game with its undo and redo history, and its clock."""
+
+    game_id: str
+    game: Game
+    elapsed: float
+    started_at: _dt.datetime
+    saved_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game of the history; `start()` and `moves` replay it move by move,
+    `game()` loads its final position with its undo history."""
+
+    game_id: str
+    rules: str
+    deal_number: int | None
+    layout: str
+    moves: tuple[str, ...]
+    move_count: int
+    result: Result
+    elapsed: float
+    score: int
+    started_at: _dt.datetime
+    finished_at: _dt.datetime
+    save: str
+
+    def start(self) -> Game:
+        """The deal at its start, under its rules."""
+        if self.deal_number is not None:
+            return Game.deal(self.deal_number, self.rules)
+        return Game.from_layout(self.layout, self.rules)
+
+    def game(self) -> Game:
+        """The game as it ended (undo walks back through it)."""
+        return Game.from_json(self.save)
+
+
+class AnyStore(Protocol):
+    """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing."""
+
+    path: Path | None
+
+    def save(
+        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+    ) -> bool: ...
+    def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
+    def resume(self, rules: Rules | str) -> SavedGame | None: ...
+    def records(self, rules: Rules | str) -> Records: ...
+    def all_records(self) -> dict[str, Records]: ...
+    def history(
+        self, rules: Rules | str | None = None, limit: int | None = None
+    ) -> list[FinishedGame]: ...
+    def close(self) -> None: ...
+
+
 # ---------------------------------------------------------------------- the session
 _ACTIONS_SAVED = ("play", "undo", "redo", "refresh")
 
@@ -108,13 +163,19 @@ _ACTIONS_SAVED = ("play", "undo", "redo", "refresh")
 class Recorder:
     """Keeps one player's games in a store: autosave, the loss rule, the clock.
 
-    >>> recorder = Recorder(open_store(), game)     # doctest: +SKIP
-    >>> game.play("5h+8c"); recorder.moved()        # saved; a win is recorded here, once
-    >>> recorder.new_game(Game.deal(7))              # the deal in progress counts as lost
+    >>> game = Game.deal(1)
+    >>> recorder = Recorder(NullStore(), game)  # a Store keeps what a NullStore forgets
+    >>> move = game.play(game.legal_moves()[0])
+    >>> recorder.moved()  # saved; a win is recorded here, once
+    >>> recorder.started, recorder.clock_running
+    (True, True)
+    >>> recorder.new_game(Game.deal(7))  # the begun deal counts as lost
+    >>> recorder.started
+    False
 
     `offer` is the saved unfinished game of the same rules that a "Continue" would bring back
     (None when there is none). Playing a first move in another deal instead gives it up, which
-    records it as lost, as in 000.
+    records it as lost.
     """
 
     def __init__(

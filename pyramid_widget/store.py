@@ -29,21 +29,33 @@ import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Literal, Protocol
 
 from .game import Game
-from .records import Records, rules_name, summarize
+from .records import AnyStore, FinishedGame, Records, Result, SavedGame, summarize
 from .rules import Rules
+
+__all__ = [
+    "DEFAULT",
+    "ENV_VAR",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "AnyStore",
+    "FinishedGame",
+    "NullStore",
+    "Result",
+    "SavedGame",
+    "Store",
+    "StoreError",
+    "default_path",
+    "open_store",
+]
 
 ENV_VAR = "PYRAMID_WIDGET_DB"
 APPLICATION_ID = 0x50595257  # "PYRW": marks the file as ours (PRAGMA application_id)
 BUSY_TIMEOUT_MS = 10_000
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
-
-Result = Literal["won", "lost"]
 
 # MIGRATIONS[k] takes the schema from version k to k + 1, in one transaction. Append only.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -145,46 +157,6 @@ def _is_corruption(error: sqlite3.DatabaseError) -> bool:
     return "malformed" in text or "not a database" in text
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    """An unfinished game to continue: the game with its undo and redo history, and its clock."""
-
-    game_id: str
-    game: Game
-    elapsed: float
-    started_at: _dt.datetime
-    saved_at: _dt.datetime
-
-
-@dataclass(frozen=True)
-class FinishedGame:
-    """One finished game of the history; `start()` and `moves` replay it move by move,
-    `game()` loads its final position with its undo history."""
-
-    game_id: str
-    rules: str
-    deal_number: int | None
-    layout: str
-    moves: tuple[str, ...]
-    move_count: int
-    result: Result
-    elapsed: float
-    score: int
-    started_at: _dt.datetime
-    finished_at: _dt.datetime
-    save: str
-
-    def start(self) -> Game:
-        """The deal at its start, under its rules."""
-        if self.deal_number is not None:
-            return Game.deal(self.deal_number, self.rules)
-        return Game.from_layout(self.layout, self.rules)
-
-    def game(self) -> Game:
-        """The game as it ended (undo walks back through it)."""
-        return Game.from_json(self.save)
-
-
 def _finished_game(row: tuple) -> FinishedGame:
     game_id, rules, number, layout, log, moves, result, elapsed, score, started, ended, save = row
     return FinishedGame(
@@ -201,24 +173,6 @@ def _finished_game(row: tuple) -> FinishedGame:
         _dt.datetime.fromisoformat(ended),
         save,
     )
-
-
-class AnyStore(Protocol):
-    """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing."""
-
-    path: Path | None
-
-    def save(
-        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
-    ) -> bool: ...
-    def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
-    def resume(self, rules: Rules | str) -> SavedGame | None: ...
-    def records(self, rules: Rules | str) -> Records: ...
-    def all_records(self) -> dict[str, Records]: ...
-    def history(
-        self, rules: Rules | str | None = None, limit: int | None = None
-    ) -> list[FinishedGame]: ...
-    def close(self) -> None: ...
 
 
 class NullStore:
@@ -238,7 +192,7 @@ class NullStore:
         return None
 
     def records(self, rules: Rules | str) -> Records:
-        return Records(rules_name(rules))
+        return Records(Rules.coerce(rules).name)
 
     def all_records(self) -> dict[str, Records]:
         return {}
@@ -329,7 +283,7 @@ class Store:
             return cursor.rowcount > 0
 
     def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
-        """Record the unfinished game `game_id` as lost (000's rule), at its last saved
+        """Record the unfinished game `game_id` as lost (it was begun and left), at its last saved
         position; `elapsed` updates its clock. Returns False if there is no such unfinished
         game, or if another live process is playing it (never taken from under it)."""
         with self._transaction() as conn:
@@ -358,7 +312,7 @@ class Store:
         Games another live process is playing are left to it; a save that no longer loads
         (damaged, tampered) is skipped with a warning.
         """
-        name = rules_name(rules)
+        name = Rules.coerce(rules).name
         with self._lock:
             rows = self._conn.execute(
                 """SELECT id, save, elapsed, owner, started_at, saved_at FROM games
@@ -391,7 +345,7 @@ class Store:
 
     def records(self, rules: Rules | str) -> Records:
         """The records of one rules preset (zero records if none was played)."""
-        return self._records_of(rules_name(rules))
+        return self._records_of(Rules.coerce(rules).name)
 
     def all_records(self) -> dict[str, Records]:
         """Records of every rules preset that has a finished game, by rules name."""
@@ -425,7 +379,7 @@ class Store:
         where, params = "result IS NOT NULL", []
         if rules is not None:
             where += " AND rules = ?"
-            params.append(rules_name(rules))
+            params.append(Rules.coerce(rules).name)
         sql = f"""SELECT id, rules, deal_number, layout, log, moves, result, elapsed, score,
             started_at, finished_at, save FROM games WHERE {where}
             ORDER BY finish_order DESC LIMIT ?"""

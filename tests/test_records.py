@@ -1,16 +1,21 @@
-"""Records and the Recorder session: 000's loss rule, the clock, Continue, and records that stay
+"""Records and the Recorder session: the loss rule, the clock, Continue, and records that stay
 exact over hundreds of random games played through the Python API."""
 
 from __future__ import annotations
 
+import ast
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
+import pyramid_widget
 from pyramid_widget import Card, Game, build_layout
 from pyramid_widget.records import Recorder, Records, summarize
 from pyramid_widget.store import NullStore, Store
+
+PACKAGE = Path(pyramid_widget.__file__).parent
 
 
 class FakeClock:
@@ -148,7 +153,7 @@ def test_continuing_twice_keeps_the_game_being_played(store):
     assert store.resume("classic").game.log == ["draw"] * 3
 
 
-# ---------------------------------------------------------------------- 000's loss rule
+# ---------------------------------------------------------------------- the loss rule
 def test_a_win_is_recorded_once(store):
     game, line = quick_win(1)
     recorder = Recorder(store, game)
@@ -238,7 +243,7 @@ def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
     declined = Recorder(store, fresh)
     assert declined.offer is not None
     fresh.draw()
-    declined.moved()  # a new game started instead of Continue: 000 counts the old one lost
+    declined.moved()  # a new game started instead of Continue: the old one is lost
     assert declined.offer is None
     assert store.records("classic").losses == 1
     assert store.resume("classic").game_id == declined.game_id
@@ -306,6 +311,25 @@ def test_without_a_store_nothing_is_kept():
         recorder.moved()
     assert recorder.finished and recorder.records() == Records("classic")
     assert recorder.continue_game() is None
+
+
+# ---------------------------------------------------------------------- layering
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at any depth (inside functions and TYPE_CHECKING too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            found |= {f"{'.' * node.level}{node.module or ''}"}
+            if node.module is None:
+                found |= {f"{'.' * node.level}{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_records_sit_below_the_store_and_never_import_it():
+    assert not {".store", "pyramid_widget.store"} & imported_modules(PACKAGE / "records.py")
+    assert ".records" in imported_modules(PACKAGE / "store.py")
 
 
 # ---------------------------------------------------------------------- summaries

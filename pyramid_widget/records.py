@@ -4,6 +4,12 @@ Records are never counters bumped in place: `summarize` derives them every time 
 finished games, in the order they finished, so they cannot drift from the history and a game
 recorded twice (it cannot be: finishing is keyed on the game's id) could not count twice.
 
+Practice: a game that did not begin at its deal's start (`Game.from_deal_start` is False: a
+mid-game code, a lesson position, a save of a position) counts as played, won or lost, but never
+for fastest win, fewest moves, best score or streaks. A practice game neither extends nor breaks
+a streak (the streak reads as if it had not been played): practising a lesson between two real
+wins should not cost the player their streak, and winning a lesson must not build one.
+
 `Recorder` is one widget's (or one script's) player session: it owns the game being played, its
 id in the store and its clock, and applies the rules of record keeping:
 
@@ -34,7 +40,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from .game import Game
 from .rules import Rules
@@ -46,9 +52,11 @@ Result = Literal["won", "lost"]
 class Records:
     """One rules preset's records. Times in seconds of play; None where nothing qualifies yet.
 
-    games counts finished games (wins + losses); unfinished games are not counted until they
-    are won or given up. best_score is None when the rules do not score; it is the best score
-    of any finished game (a lost game keeps the points it made).
+    games counts finished games (wins + losses), practice games included; unfinished games are
+    not counted until they are won or given up. Streaks, fastest win, fewest moves and best
+    score come from games begun at their deal's start only. best_score is None when the rules
+    do not score; it is the best score of any such finished game (a lost game keeps the points
+    it made).
     """
 
     rules: str
@@ -70,8 +78,20 @@ class Records:
         return {**asdict(self), "win_rate": self.win_rate}
 
 
-def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Records:
-    """Records from the finished games `(result, elapsed, moves, score)` in finishing order."""
+class Outcome(NamedTuple):
+    """One finished game as the records see it; `practice` when it did not begin at its deal's
+    start (see the module's docstring)."""
+
+    result: Result
+    elapsed: float
+    moves: int
+    score: int
+    practice: bool = False
+
+
+def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
+    """Records from the finished games (`Outcome`s, or tuples of its fields) in finishing
+    order."""
     try:
         scoring = Rules.parse(rules).scoring
     except ValueError:  # a preset this version does not know: show what the games scored
@@ -80,21 +100,31 @@ def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Re
     fastest: float | None = None
     fewest: int | None = None
     best_score: int | None = None
-    for result, elapsed, moves, score in finished:
+    for result, elapsed, moves, score, practice in map(Outcome._make, _padded(finished)):
         if result == "won":
             wins += 1
+        else:
+            losses += 1
+        if practice:
+            continue  # counted as played, and nothing more
+        if result == "won":
             streak += 1
             best_streak = max(best_streak, streak)
             fastest = elapsed if fastest is None else min(fastest, elapsed)
             fewest = moves if fewest is None else min(fewest, moves)
         else:
-            losses += 1
             streak = 0
         if scoring or (scoring is None and score):
             best_score = score if best_score is None else max(best_score, score)
     return Records(
         rules, wins + losses, wins, losses, streak, best_streak, fastest, fewest, best_score
     )
+
+
+def _padded(rows: Iterable[Outcome | tuple]) -> Iterable[tuple]:
+    """Rows without `practice` are games begun at their deal's start."""
+    for row in rows:
+        yield row if len(row) == len(Outcome._fields) else (*row, False)
 
 
 # ---------------------------------------------------------------------- what a store hands back
@@ -112,7 +142,8 @@ class SavedGame:
 @dataclass(frozen=True)
 class FinishedGame:
     """One finished game of the history; `start()` and `moves` replay it move by move,
-    `game()` loads its final position with its undo history."""
+    `game()` loads its final position with its undo history. `practice` when it did not begin
+    at its deal's start (it set no best and no streak)."""
 
     game_id: str
     rules: str
@@ -126,6 +157,7 @@ class FinishedGame:
     started_at: _dt.datetime
     finished_at: _dt.datetime
     save: str
+    practice: bool = False
 
     def start(self) -> Game:
         """The deal at its start, under its rules."""

@@ -84,6 +84,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX games_unfinished ON games (rules, saved_at) WHERE result IS NULL",
         "CREATE INDEX games_finished ON games (rules, finish_order) WHERE result IS NOT NULL",
     ),
+    (
+        # 1: the game did not begin at its deal's start; it sets no best and no streak.
+        # Games saved before this column existed are not practice.
+        """ALTER TABLE games ADD COLUMN
+            practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1))""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -158,7 +164,8 @@ def _is_corruption(error: sqlite3.DatabaseError) -> bool:
 
 
 def _finished_game(row: tuple) -> FinishedGame:
-    game_id, rules, number, layout, log, moves, result, elapsed, score, started, ended, save = row
+    (game_id, rules, number, layout, log, moves, result, elapsed, score, started, ended, save,
+     practice) = row  # fmt: skip
     return FinishedGame(
         game_id,
         rules,
@@ -172,6 +179,7 @@ def _finished_game(row: tuple) -> FinishedGame:
         _dt.datetime.fromisoformat(started),
         _dt.datetime.fromisoformat(ended),
         save,
+        bool(practice),
     )
 
 
@@ -240,7 +248,8 @@ class Store:
         """Save game `game_id` as it is now (insert or update); with `result` it also finishes.
 
         A finished game never changes again: returns False (and writes nothing) if it already
-        was finished, True when saved.
+        was finished, True when saved. A game that did not begin at its deal's start is kept as
+        practice (see records.py).
         """
         if result not in (None, "won", "lost"):
             raise ValueError(f"result must be 'won', 'lost' or None, not {result!r}")
@@ -259,6 +268,7 @@ class Store:
             "result": result,
             "owner": _owner(),
             "now": _now(),
+            "practice": int(not game.from_deal_start),
         }
         with self._transaction() as conn:
             if result is not None:
@@ -267,10 +277,12 @@ class Store:
                 row["finish_order"] = None
             cursor = conn.execute(
                 """INSERT INTO games (id, rules, deal_number, layout, log, save, moves, score,
-                    elapsed, result, owner, started_at, saved_at, finished_at, finish_order)
+                    elapsed, result, owner, started_at, saved_at, finished_at, finish_order,
+                    practice)
                 VALUES (:id, :rules, :deal_number, :layout, :log, :save, :moves, :score,
                     :elapsed, :result, :owner, :now, :now,
-                    CASE WHEN :result IS NULL THEN NULL ELSE :now END, :finish_order)
+                    CASE WHEN :result IS NULL THEN NULL ELSE :now END, :finish_order,
+                    :practice)
                 ON CONFLICT (id) DO UPDATE SET
                     log = excluded.log, save = excluded.save, moves = excluded.moves,
                     score = excluded.score, elapsed = excluded.elapsed,
@@ -362,7 +374,7 @@ class Store:
         """Records under a stored rules name (as stored: a newer version's preset too)."""
         with self._lock:
             rows = self._conn.execute(
-                """SELECT result, elapsed, moves, score FROM games
+                """SELECT result, elapsed, moves, score, practice FROM games
                 WHERE rules = ? AND result IS NOT NULL ORDER BY finish_order""",
                 (name,),
             ).fetchall()
@@ -381,7 +393,7 @@ class Store:
             where += " AND rules = ?"
             params.append(Rules.coerce(rules).name)
         sql = f"""SELECT id, rules, deal_number, layout, log, moves, result, elapsed, score,
-            started_at, finished_at, save FROM games WHERE {where}
+            started_at, finished_at, save, practice FROM games WHERE {where}
             ORDER BY finish_order DESC LIMIT ?"""
         with self._lock:
             rows = self._conn.execute(sql, (*params, -1 if limit is None else limit)).fetchall()

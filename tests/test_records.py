@@ -12,7 +12,7 @@ import pytest
 
 import pyramid_widget
 from pyramid_widget import Card, Game, build_layout
-from pyramid_widget.records import Recorder, Records, summarize
+from pyramid_widget.records import Outcome, Recorder, Records, summarize
 from pyramid_widget.store import NullStore, Store
 
 PACKAGE = Path(pyramid_widget.__file__).parent
@@ -311,6 +311,72 @@ def test_without_a_store_nothing_is_kept():
         recorder.moved()
     assert recorder.finished and recorder.records() == Records("classic")
     assert recorder.continue_game() is None
+
+
+# ---------------------------------------------------------------------- practice
+def one_move_from_the_win(rules: str = "classic") -> Game:
+    """A game begun from a position code: only the apex 5♥ is left, the 8♣ on the waste."""
+    lesson = Game.from_position({0: "5h"}, waste=["8c"], rules=rules)
+    return Game.from_code(lesson.code)
+
+
+def win_from_the_start(recorder: Recorder, clock: FakeClock, seed: int, rules: str) -> Game:
+    """Win a deal from its start, a second per move: 14 s from the first move to the 15th."""
+    game, line = quick_win(seed, rules)
+    recorder.new_game(game)
+    for move in line:
+        game.play(move)
+        recorder.moved()
+        clock.tick(1)
+    return game
+
+
+@pytest.mark.parametrize("rules", ["classic", "scored"])
+def test_a_game_begun_from_a_position_code_counts_as_played_but_sets_no_record(store, rules):
+    game = one_move_from_the_win(rules)
+    assert not game.from_deal_start
+    recorder = Recorder(store, game)
+    game.play("5h+8c")
+    recorder.moved()
+    assert game.is_won
+    records = store.records(rules)
+    assert (records.games, records.wins, records.losses) == (1, 1, 0)  # played, and won
+    assert (records.fastest_win, records.fewest_moves, records.best_score) == (None, None, None)
+    assert (records.current_streak, records.best_streak) == (0, 0)
+    [entry] = store.history()
+    assert entry.practice and entry.result == "won"
+
+
+def test_a_practice_game_neither_extends_nor_breaks_a_streak(store, clock):
+    recorder = Recorder(store, Game.deal(1), clock=clock)
+    first = win_from_the_start(recorder, clock, 1, "scored")
+    practice = one_move_from_the_win("scored")
+    recorder.new_game(practice)
+    practice.play("recycle")  # begun, then given up: a practice loss
+    recorder.moved()
+    second = win_from_the_start(recorder, clock, 2, "scored")
+    lesson = one_move_from_the_win("scored")
+    recorder.new_game(lesson)
+    lesson.play("5h+8c")  # a practice win: at once, and the 28th move
+    recorder.moved()
+    records = store.records("scored")
+    assert (records.games, records.wins, records.losses) == (4, 3, 1)
+    assert (records.current_streak, records.best_streak) == (2, 2)
+    assert (records.fastest_win, records.fewest_moves) == (14, 15)  # not 0 s, not the lesson
+    assert records.best_score == max(first.score, second.score)
+
+
+def test_summarize_leaves_practice_games_out_of_bests_and_streaks():
+    rows = [
+        Outcome("won", 90.0, 40, 300),
+        Outcome("lost", 5.0, 2, 20, practice=True),  # does not break the streak
+        Outcome("won", 1.0, 1, 10**6, practice=True),  # sets no best, does not extend it
+        ("won", 80.0, 50, 200),  # a plain tuple: begun at its deal's start
+    ]
+    records = summarize("scored", rows)
+    assert (records.games, records.wins, records.losses) == (4, 3, 1)
+    assert (records.current_streak, records.best_streak) == (2, 2)
+    assert (records.fastest_win, records.fewest_moves, records.best_score) == (80.0, 40, 300)
 
 
 # ---------------------------------------------------------------------- layering

@@ -15,6 +15,7 @@ import pytest
 from pyramid_widget import Game
 from pyramid_widget.store import (
     DEFAULT,
+    MIGRATIONS,
     SCHEMA_VERSION,
     NullStore,
     Store,
@@ -199,7 +200,7 @@ def test_a_new_database_carries_its_schema_version(path):
     Store(path).close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
@@ -276,3 +277,30 @@ def test_saving_off_keeps_nothing():
     assert not store.save("g", won(), 1.0, result="won")
     assert store.resume("classic") is None and store.history() == []
     assert store.records("classic").games == 0 and store.all_records() == {}
+
+
+def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
+    conn = sqlite3.connect(path, isolation_level=None)
+    for statement in MIGRATIONS[0]:  # as the first version wrote it
+        conn.execute(statement)
+    conn.execute("INSERT INTO schema_version VALUES (1, '2024-05-01T10:00:00+00:00')")
+    conn.execute("PRAGMA application_id = 1348031063")
+    conn.execute("PRAGMA user_version = 1")
+    game = won()
+    conn.execute(
+        "INSERT INTO games VALUES ('w', 'classic', 1, ?, ?, ?, ?, 0, 12.0, 'won', 'host:42', "
+        "'2024-05-01T10:00:00+00:00', '2024-05-01T10:05:00+00:00', "
+        "'2024-05-01T10:05:00+00:00', 1)",
+        (game.layout, " ".join(game.log), game.to_json(), game.move_count),
+    )
+    conn.close()
+    for _ in range(2):  # the second open finds nothing left to do
+        with Store(path) as store:
+            records = store.records("classic")
+            [entry] = store.history()
+        assert (records.wins, records.fastest_win, records.best_streak) == (1, 12.0, 1)
+        assert not entry.practice
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+    assert conn.execute("SELECT practice FROM games").fetchall() == [(0,)]
+    conn.close()

@@ -15,26 +15,40 @@ Safety, and why:
 - A file that is not a sound SQLite database is moved aside (`<name>.damaged-<time>`) with a
   warning and a fresh one is started; a file from a newer schema, or another application's
   database, is refused with StoreError and never written to.
-- Saves are replayed, never trusted (`Game.from_json`): a damaged save is skipped with a
-  warning when looking for a game to continue.
+- A damaged row (a value of the wrong type, a NULL where a value belongs, a save that no longer
+  loads) is left out of Continue, the records and the history, with one warning per row per
+  process, and kept in the file as it is for inspection; the rest of the file works.
+- Saves are replayed, never trusted (`Game.from_json`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
+import re
 import socket
 import sqlite3
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 
 from .game import Game
-from .records import AnyStore, FinishedGame, Records, Result, SavedGame, summarize
+from .records import AnyStore, FinishedGame, Outcome, Records, Result, SavedGame, summarize
 from .rules import Rules
+from .schema import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Row,
+    decode,
+    lenient_text,
+    selects,
+    shown,
+)
 
 __all__ = [
     "DEFAULT",
@@ -53,45 +67,12 @@ __all__ = [
 ]
 
 ENV_VAR = "PYRAMID_WIDGET_DB"
-APPLICATION_ID = 0x50595257  # "PYRW": marks the file as ours (PRAGMA application_id)
 BUSY_TIMEOUT_MS = 10_000
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
-
-# MIGRATIONS[k] takes the schema from version k to k + 1, in one transaction. Append only.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """CREATE TABLE schema_version (
-            version INTEGER PRIMARY KEY,
-            applied_at TEXT NOT NULL
-        )""",
-        """CREATE TABLE games (
-            id TEXT PRIMARY KEY,          -- one attempt at a deal; finishing is keyed on it
-            rules TEXT NOT NULL,          -- Rules.name: records are kept per rules
-            deal_number INTEGER,          -- NULL for a written layout
-            layout TEXT NOT NULL,         -- the 52 cards, for replay
-            log TEXT NOT NULL,            -- the moves played, in notation, space separated
-            save TEXT NOT NULL,           -- Game.to_json(): position, undo and redo, seen cards
-            moves INTEGER NOT NULL,       -- move count at the last save
-            score INTEGER NOT NULL,
-            elapsed REAL NOT NULL,        -- seconds of play (time away never counts)
-            result TEXT CHECK (result IN ('won', 'lost')),  -- NULL while unfinished
-            owner TEXT NOT NULL,          -- host:pid of the last process that saved it
-            started_at TEXT NOT NULL,
-            saved_at TEXT NOT NULL,
-            finished_at TEXT,
-            finish_order INTEGER UNIQUE   -- order of finishing, for win streaks
-        )""",
-        "CREATE INDEX games_unfinished ON games (rules, saved_at) WHERE result IS NULL",
-        "CREATE INDEX games_finished ON games (rules, finish_order) WHERE result IS NOT NULL",
-    ),
-    (
-        # 1: the game did not begin at its deal's start; it sets no best and no streak.
-        # Games saved before this column existed are not practice.
-        """ALTER TABLE games ADD COLUMN
-            practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1))""",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
+# quick_check also reports rows that break a NOT NULL or CHECK constraint: a damaged row, which
+# the reads set aside, not a damaged file.
+_ROW_PROBLEM = re.compile(r"(NULL value in |CHECK constraint failed in )\w")
+_LARGEST_ORDER = 1 << 62  # finish orders from damaged rows beyond this are ignored
 
 
 class StoreError(Exception):
@@ -136,11 +117,13 @@ def _owner() -> str:
     return _OWNER
 
 
-def _held_elsewhere(owner: str) -> bool:
+def _held_elsewhere(owner: object) -> bool:
     """Is the game saved by `owner` still being played by another live process on this host?
 
     Only answerable on POSIX (signal 0 probes a pid); elsewhere no game counts as held.
     """
+    if not isinstance(owner, str):
+        return False
     host, _, pid_text = owner.rpartition(":")
     if owner == _owner() or host != socket.gethostname() or not pid_text.isdigit():
         return False
@@ -163,26 +146,12 @@ def _is_corruption(error: sqlite3.DatabaseError) -> bool:
     return "malformed" in text or "not a database" in text
 
 
-def _finished_game(row: tuple) -> FinishedGame:
-    (game_id, rules, number, layout, log, moves, result, elapsed, score, started, ended, save,
-     practice) = row  # fmt: skip
-    return FinishedGame(
-        game_id,
-        rules,
-        number,
-        layout,
-        tuple(log.split()),
-        moves,
-        result,
-        float(elapsed),
-        score,
-        _dt.datetime.fromisoformat(started),
-        _dt.datetime.fromisoformat(ended),
-        save,
-        bool(practice),
-    )
+# Damaged rows already warned about in this process: (database path, rowid, id, what is wrong).
+# Not the file's inode: a deleted file's inode is soon another file's.
+_warned_rows: set[tuple[str, int, str, str]] = set()
 
 
+# ---------------------------------------------------------------------- the stores
 class NullStore:
     """`store=None`: saving turned off. Same calls as `Store`; keeps and returns nothing."""
 
@@ -226,6 +195,7 @@ class Store:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
         self._lock = threading.RLock()
+        self._select, self._select_light = selects()  # whole rows; rows without saves
         self._conn = self._open()
 
     def __repr__(self) -> str:
@@ -251,8 +221,12 @@ class Store:
         was finished, True when saved. A game that did not begin at its deal's start is kept as
         practice (see records.py).
         """
+        if not isinstance(game_id, str) or not game_id:
+            raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
         if result not in (None, "won", "lost"):
             raise ValueError(f"result must be 'won', 'lost' or None, not {result!r}")
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a Game, not {game!r}")
         if result == "won" and not game.is_won:
             raise ValueError("only a won game can be saved as won")
         row = {
@@ -264,17 +238,14 @@ class Store:
             "save": game.to_json(),
             "moves": game.move_count,
             "score": game.score,
-            "elapsed": float(elapsed),
+            "elapsed": _checked_seconds(elapsed),
             "result": result,
             "owner": _owner(),
             "now": _now(),
             "practice": int(not game.from_deal_start),
         }
         with self._transaction() as conn:
-            if result is not None:
-                row["finish_order"] = self._next_finish_order(conn)
-            else:
-                row["finish_order"] = None
+            row["finish_order"] = None if result is None else self._next_finish_order(conn)
             cursor = conn.execute(
                 """INSERT INTO games (id, rules, deal_number, layout, log, save, moves, score,
                     elapsed, result, owner, started_at, saved_at, finished_at, finish_order,
@@ -298,6 +269,7 @@ class Store:
         """Record the unfinished game `game_id` as lost (it was begun and left), at its last saved
         position; `elapsed` updates its clock. Returns False if there is no such unfinished
         game, or if another live process is playing it (never taken from under it)."""
+        seconds = None if elapsed is None else _checked_seconds(elapsed)
         with self._transaction() as conn:
             found = conn.execute(
                 "SELECT owner FROM games WHERE id = ? AND result IS NULL", (game_id,)
@@ -312,7 +284,7 @@ class Store:
                     "id": game_id,
                     "now": _now(),
                     "order": self._next_finish_order(conn),
-                    "elapsed": None if elapsed is None else float(elapsed),
+                    "elapsed": seconds,
                 },
             )
             return True
@@ -322,63 +294,42 @@ class Store:
         """The most recently saved unfinished game of `rules` that can be continued here.
 
         Games another live process is playing are left to it; a save that no longer loads
-        (damaged, tampered) is skipped with a warning.
+        (damaged, tampered) is set aside with a warning.
         """
         name = Rules.coerce(rules).name
-        with self._lock:
-            rows = self._conn.execute(
-                """SELECT id, save, elapsed, owner, started_at, saved_at FROM games
-                WHERE rules = ? AND result IS NULL ORDER BY saved_at DESC, rowid DESC""",
-                (name,),
-            ).fetchall()
-        for game_id, save, elapsed, owner, started_at, saved_at in rows:
-            if _held_elsewhere(owner):
+        raws = self._read("WHERE rules = ? AND result IS NULL ORDER BY saved_at DESC, rowid DESC",
+                          (name,))  # fmt: skip
+        for row in self._sound(raws):
+            if _held_elsewhere(row.owner):
                 continue
             try:
-                game = Game.from_json(save)
+                game = Game.from_json(row.save)
                 if game.rules.name != name:
                     raise ValueError(f"its rules are {game.rules.name}, not {name}")
-            except ValueError as error:
-                warnings.warn(
-                    f"skipping saved game {game_id} in {self.path}: it cannot be continued "
-                    f"({error})",
-                    RuntimeWarning,
-                    stacklevel=2,
-                )
+            # RecursionError: json's answer to a deeply nested save ("[" * 100000), until
+            # Game.from_json refuses those with a ValueError itself
+            except (ValueError, RecursionError) as error:
+                self._set_aside(row.rowid, row.game_id, f"its save cannot be continued ({error})")
                 continue
-            return SavedGame(
-                game_id,
-                game,
-                float(elapsed),
-                _dt.datetime.fromisoformat(started_at),
-                _dt.datetime.fromisoformat(saved_at),
-            )
+            return SavedGame(row.game_id, game, row.elapsed, row.started_at, row.saved_at)
         return None
 
     def records(self, rules: Rules | str) -> Records:
         """The records of one rules preset (zero records if none was played)."""
-        return self._records_of(Rules.coerce(rules).name)
+        name = Rules.coerce(rules).name
+        raws = self._read(
+            "WHERE rules = ? AND result IS NOT NULL ORDER BY finish_order", (name,), saves=False
+        )
+        return summarize(name, [row.outcome() for row in self._sound(raws)])
 
     def all_records(self) -> dict[str, Records]:
-        """Records of every rules preset that has a finished game, by rules name."""
-        with self._lock:
-            names = [
-                row[0]
-                for row in self._conn.execute(
-                    "SELECT DISTINCT rules FROM games WHERE result IS NOT NULL ORDER BY rules"
-                )
-            ]
-        return {name: self._records_of(name) for name in names}
-
-    def _records_of(self, name: str) -> Records:
-        """Records under a stored rules name (as stored: a newer version's preset too)."""
-        with self._lock:
-            rows = self._conn.execute(
-                """SELECT result, elapsed, moves, score, practice FROM games
-                WHERE rules = ? AND result IS NOT NULL ORDER BY finish_order""",
-                (name,),
-            ).fetchall()
-        return summarize(name, rows)
+        """Records of every rules preset that has a finished game, by rules name (as stored:
+        a newer version's preset too)."""
+        by_rules: dict[str, list[Outcome]] = {}
+        finished = self._read("WHERE result IS NOT NULL ORDER BY finish_order", saves=False)
+        for row in self._sound(finished):
+            by_rules.setdefault(row.rules, []).append(row.outcome())
+        return {name: summarize(name, by_rules[name]) for name in sorted(by_rules)}
 
     def history(
         self, rules: Rules | str | None = None, limit: int | None = None
@@ -388,21 +339,62 @@ class Store:
             not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
         ):
             raise ValueError(f"limit must be a whole number from 0 up, not {limit!r}")
-        where, params = "result IS NOT NULL", []
+        where, params = "WHERE result IS NOT NULL", ()
         if rules is not None:
-            where += " AND rules = ?"
-            params.append(Rules.coerce(rules).name)
-        sql = f"""SELECT id, rules, deal_number, layout, log, moves, result, elapsed, score,
-            started_at, finished_at, save, practice FROM games WHERE {where}
-            ORDER BY finish_order DESC LIMIT ?"""
+            where, params = where + " AND rules = ?", (Rules.coerce(rules).name,)
+        finished: list[FinishedGame] = []
+        if limit == 0:
+            return finished
         with self._lock:
-            rows = self._conn.execute(sql, (*params, -1 if limit is None else limit)).fetchall()
-        return [_finished_game(row) for row in rows]
+            cursor = self._conn.execute(
+                f"{self._select} {where} ORDER BY finish_order DESC, rowid DESC", params
+            )
+            for row in self._sound(cursor):  # damaged rows do not count towards the limit
+                finished.append(row.finished_game())
+                if len(finished) == limit:
+                    break
+        return finished
 
     # ------------------------------------------------------------------ internals
+    def _read(self, where: str, params: tuple = (), *, saves: bool = True) -> list[tuple]:
+        select = self._select if saves else self._select_light
+        with self._lock:
+            return self._conn.execute(f"{select} {where}", params).fetchall()
+
+    def _sound(self, raws: Iterable[tuple]) -> Iterator[Row]:
+        """The rows that decode; each damaged one is set aside."""
+        for raw in raws:
+            try:
+                yield decode(raw)
+            except ValueError as error:
+                self._set_aside(raw[0], raw[1], str(error))
+
+    def _set_aside(self, rowid: int, game_id: object, reason: str) -> None:
+        """Leave a damaged row out, warning once per row in this process; it stays in the file."""
+        key = (os.path.abspath(self.path), rowid, shown(game_id), reason)
+        if key in _warned_rows:
+            return
+        _warned_rows.add(key)
+        warnings.warn(
+            f"the records database {self.path} has a damaged game (row {rowid}, id "
+            f"{shown(game_id)}): {reason}. It is left out of Continue, the records and the "
+            "history, and kept in the file as it is.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
     @staticmethod
     def _next_finish_order(conn: sqlite3.Connection) -> int:
-        return conn.execute("SELECT coalesce(max(finish_order), 0) + 1 FROM games").fetchone()[0]
+        """One past the last finish order; orders a damaged row holds are stepped over."""
+        (last,) = conn.execute(
+            "SELECT coalesce(max(finish_order), 0) FROM games "
+            "WHERE typeof(finish_order) = 'integer' AND finish_order BETWEEN 0 AND ?",
+            (_LARGEST_ORDER,),
+        ).fetchone()
+        order = last + 1
+        while conn.execute("SELECT 1 FROM games WHERE finish_order = ?", (order,)).fetchone():
+            order += 1
+        return order
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -453,12 +445,17 @@ class Store:
             isolation_level=None,  # transactions are explicit (BEGIN IMMEDIATE)
             check_same_thread=False,  # the lock serializes threads
         )
+        conn.text_factory = lenient_text
         try:
             self._check_owner_and_version(conn)
-            check = conn.execute("PRAGMA quick_check").fetchall()
-            if check != [("ok",)]:
+            problems = [
+                row[0]
+                for row in conn.execute("PRAGMA quick_check")
+                if row[0] != "ok" and not _ROW_PROBLEM.match(str(row[0]))
+            ]
+            if problems:
                 raise sqlite3.DatabaseError(
-                    "database disk image is malformed: " + "; ".join(r[0] for r in check[:3])
+                    "database disk image is malformed: " + "; ".join(problems[:3])
                 )
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -523,6 +520,14 @@ class Store:
             if source.exists():
                 source.replace(f"{aside}{suffix}")
         return aside
+
+
+def _checked_seconds(elapsed: object) -> float:
+    if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)):
+        raise ValueError(f"elapsed must be a number of seconds, not {elapsed!r}")
+    if not math.isfinite(elapsed) or elapsed < 0:
+        raise ValueError(f"elapsed must be a finite number of seconds from 0 up, not {elapsed!r}")
+    return float(elapsed)
 
 
 def open_store(

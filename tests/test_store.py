@@ -267,7 +267,9 @@ def test_a_tampered_save_is_skipped_with_a_warning(path):
     conn.commit()
     conn.close()
     with Store(path) as store:
-        with pytest.warns(RuntimeWarning, match=r"skipping saved game bad.*damaged"):
+        with pytest.warns(
+            RuntimeWarning, match=r"damaged game \(row 2, id 'bad'\): its save cannot be continued"
+        ):
             saved = store.resume("classic")
         assert saved.game_id == "good"
 
@@ -304,3 +306,26 @@ def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
     assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
     assert conn.execute("SELECT practice FROM games").fetchall() == [(0,)]
     conn.close()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("", won(), 1.0), "game_id must be a non-empty string"),
+        ((5, won(), 1.0), "game_id must be a non-empty string"),
+        (("g", "a game", 1.0), "game must be a Game"),
+        (("g", won(), float("nan")), "elapsed must be a finite number"),
+        (("g", won(), float("inf")), "elapsed must be a finite number"),
+        (("g", won(), -1.0), "elapsed must be a finite number"),
+        (("g", won(), "12"), "elapsed must be a number of seconds"),
+        (("g", won(), True), "elapsed must be a number of seconds"),
+    ],
+)
+def test_a_bad_save_is_refused_and_writes_nothing(path, arguments, message):
+    with Store(path) as store:
+        with pytest.raises(ValueError, match=message):
+            store.save(*arguments, result="won")
+        store.save("kept", played(), 1.0)
+        with pytest.raises(ValueError, match="elapsed"):
+            store.abandon("kept", float("nan"))
+        assert store.history() == [] and store.resume("classic").game_id == "kept"

@@ -179,6 +179,7 @@ class AnyStore(Protocol):
         self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
     ) -> bool: ...
     def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
+    def take(self, saved: SavedGame) -> bool: ...
     def resume(self, rules: Rules | str) -> SavedGame | None: ...
     def records(self, rules: Rules | str) -> Records: ...
     def all_records(self) -> dict[str, Records]: ...
@@ -308,7 +309,8 @@ class Recorder:
         """Take up a saved unfinished game: `saved`, else the pending offer, else the latest
         one of the current rules. Returns its Game (the widget shows it) or None if there is
         none. A started deal it replaces counts as lost; the game already being played is
-        kept as it is."""
+        kept as it is. None too when another process took that game up first (two kernels
+        offered the same saved game: one plays it)."""
         if saved is None:
             saved = self.offer or self._safely(lambda: self.store.resume(self._game.rules), None)
         if saved is None:
@@ -316,6 +318,8 @@ class Recorder:
         if saved.game_id == self._game_id:
             return self._game
         self.offer = None
+        if not self._safely(lambda: self.store.take(saved), True):
+            return None  # another process took it up since it was offered
         self._leave()
         self._begin(saved.game, elapsed=saved.elapsed, game_id=saved.game_id)
         self._started = True

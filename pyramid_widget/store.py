@@ -8,17 +8,36 @@ Where: `PYRAMID_WIDGET_DB` if set, else `<Jupyter data dir>/pyramid-widget/pyram
 Safety, and why:
 - WAL journal, a busy timeout and short `BEGIN IMMEDIATE` transactions: two kernels can play
   and save at once; readers never wait, writers take turns, and nothing is lost.
+- Opening sets the file up under an exclusive lock on `<name>.lock` (see `locks.py`): what the
+  file is (ours? a newer schema? damaged?) is read in one transaction, then WAL is switched on
+  (waiting out other processes' locks), then the schema is brought up to date in one write
+  transaction that checks again that the file is ours. So processes opening a new file at the
+  same instant all succeed, and a half-made file is never misjudged (without `fcntl`, the
+  transactions alone keep that promise).
 - One row per game attempt, keyed by a random id; every save is one transaction, so a process
   killed mid-write leaves the previous save intact (synchronous=NORMAL in WAL survives a killed
   process; only a power cut could lose the last moves, never the file).
 - A finished row never changes again: finishing twice (a win seen twice) is a no-op.
-- A file that is not a sound SQLite database is moved aside (`<name>.damaged-<time>`) with a
-  warning and a fresh one is started; a file from a newer schema, or another application's
-  database, is refused with StoreError and never written to.
+- A file that is not a sound SQLite database is moved aside (`<name>.damaged-<time>`, never
+  over an existing file) with a warning and a fresh one is started. This happens under the
+  exclusive lock, after looking again, so when several processes find the same damaged file
+  one moves it and the others open the fresh one. Every read and write holds the lock shared
+  and first checks that the path still names the file its connection has open (else it opens
+  the new one): a save that returns True is in the file the next open reads.
+- A file from a newer schema, or another application's database, is refused with StoreError
+  and never written to.
 - A damaged row (a value of the wrong type, a NULL where a value belongs, a save that no longer
   loads) is left out of Continue, the records and the history, with one warning per row per
   process, and kept in the file as it is for inspection; the rest of the file works.
 - Saves are replayed, never trusted (`Game.from_json`).
+- Ownership: a game belongs to the process that last saved it while that process lives (its
+  owner lock, see `locks.py`); it is then never offered, given up or taken elsewhere. Owners
+  are `host:pid:token`; a reused pid does not matter, the token's lock does. A row of the
+  older `host:pid` form cannot be checked and is treated as free: holding it could hold it
+  forever (a pid lives on in another process), and freeing it at worst offers a game that an
+  old version of this package is still playing.
+- Beside the file: `<name>.lock` (the lock above) and `<name>.owners/` (owner locks); both
+  may be deleted while no process has the database open.
 """
 
 from __future__ import annotations
@@ -30,13 +49,16 @@ import re
 import socket
 import sqlite3
 import threading
+import time
 import warnings
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from .game import Game
+from .locks import FileLock, hold_owner_lock, owner_alive, owner_token
 from .records import AnyStore, FinishedGame, Outcome, Records, Result, SavedGame, summarize
 from .rules import Rules
 from .schema import (
@@ -46,6 +68,7 @@ from .schema import (
     Row,
     decode,
     lenient_text,
+    moment,
     selects,
     shown,
 )
@@ -69,6 +92,7 @@ __all__ = [
 ENV_VAR = "PYRAMID_WIDGET_DB"
 BUSY_TIMEOUT_MS = 10_000
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 # quick_check also reports rows that break a NOT NULL or CHECK constraint: a damaged row, which
 # the reads set aside, not a damaged file.
 _ROW_PROBLEM = re.compile(r"(NULL value in |CHECK constraint failed in )\w")
@@ -106,44 +130,64 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
 
 
-_OWNER = f"{socket.gethostname()}:{os.getpid()}"
-
-
 def _owner() -> str:
-    """This process, as recorded with its saves (recomputed after a fork)."""
-    global _OWNER
-    if not _OWNER.endswith(f":{os.getpid()}"):
-        _OWNER = f"{socket.gethostname()}:{os.getpid()}"
-    return _OWNER
+    """This process, as recorded with its saves: host, pid (for people reading the file) and
+    the token of its owner lock (what decides)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{owner_token()}"
 
 
-def _held_elsewhere(owner: object) -> bool:
-    """Is the game saved by `owner` still being played by another live process on this host?
+def _code(error: sqlite3.Error) -> int | None:
+    code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+
+    return None if code is None else code & 0xFF
 
-    Only answerable on POSIX (signal 0 probes a pid); elsewhere no game counts as held.
-    """
-    if not isinstance(owner, str):
-        return False
-    host, _, pid_text = owner.rpartition(":")
-    if owner == _owner() or host != socket.gethostname() or not pid_text.isdigit():
-        return False
-    if os.name != "posix":
-        return False
-    try:
-        os.kill(int(pid_text), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
+
+def _is_corruption(error: sqlite3.Error) -> bool:
+    if isinstance(error, _DamagedFile):
         return True
-    return True
-
-
-def _is_corruption(error: sqlite3.DatabaseError) -> bool:
-    code = getattr(error, "sqlite_errorcode", None)
+    code = _code(error)
     if code is not None:
-        return code & 0xFF in _CORRUPT_CODES
+        return code in _CORRUPT_CODES
     text = str(error).lower()
     return "malformed" in text or "not a database" in text
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    code = _code(error)
+    if code is not None:
+        return code in _BUSY_CODES
+    return "locked" in str(error).lower() or "busy" in str(error).lower()
+
+
+class _DamagedFile(sqlite3.DatabaseError):
+    """quick_check found the file itself damaged (pages, not rows)."""
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file `path` names now (device and inode); None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _wait_out_busy(action: Callable[[], Any], deadline: float) -> Any:
+    """Run `action`, again while another process's lock makes it busy, until `deadline`
+    (switching the journal mode does not go through SQLite's own busy wait)."""
+    while True:
+        try:
+            return action()
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
+def _end(conn: sqlite3.Connection) -> None:
+    """Roll back whatever transaction is open (nothing when a failed statement ended it)."""
+    if conn.in_transaction:
+        with suppress(sqlite3.Error):
+            conn.rollback()
 
 
 # Damaged rows already warned about in this process: (database path, rowid, id, what is wrong).
@@ -164,6 +208,9 @@ class NullStore:
 
     def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
         return False
+
+    def take(self, saved: SavedGame) -> bool:
+        return True
 
     def resume(self, rules: Rules | str) -> SavedGame | None:
         return None
@@ -189,14 +236,26 @@ class NullStore:
 class Store:
     """The SQLite records database at `path` (default: `default_path()`).
 
-    Safe to share between threads (one lock) and between processes (SQLite's locking).
+    Safe to share between threads (one lock) and between processes (SQLite's locking and the
+    locks of `locks.py`).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
+        self._owners = self.path.with_name(f"{self.path.name}.owners")
         self._lock = threading.RLock()
         self._select, self._select_light = selects()  # whole rows; rows without saves
-        self._conn = self._open()
+        self._identity: tuple[int, int] | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create the folder for {self.path}: {error}") from None
+        self._file_lock = FileLock(self.path.with_name(f"{self.path.name}.lock"))
+        try:
+            self._conn = self._open()
+        except BaseException:
+            self._file_lock.close()
+            raise
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"
@@ -210,6 +269,7 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self._file_lock.close()
 
     # ------------------------------------------------------------------ writing
     def save(
@@ -218,8 +278,8 @@ class Store:
         """Save game `game_id` as it is now (insert or update); with `result` it also finishes.
 
         A finished game never changes again: returns False (and writes nothing) if it already
-        was finished, True when saved. A game that did not begin at its deal's start is kept as
-        practice (see records.py).
+        was finished, True when saved. A game that did not
+        begin at its deal's start is kept as practice (see records.py).
         """
         if not isinstance(game_id, str) or not game_id:
             raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
@@ -244,6 +304,7 @@ class Store:
             "now": _now(),
             "practice": int(not game.from_deal_start),
         }
+        hold_owner_lock(self._owners)
         with self._transaction() as conn:
             row["finish_order"] = None if result is None else self._next_finish_order(conn)
             cursor = conn.execute(
@@ -274,7 +335,7 @@ class Store:
             found = conn.execute(
                 "SELECT owner FROM games WHERE id = ? AND result IS NULL", (game_id,)
             ).fetchone()
-            if found is None or _held_elsewhere(found[0]):
+            if found is None or self._held_elsewhere(found[0]):
                 return False
             conn.execute(
                 """UPDATE games SET result = 'lost', finished_at = :now, saved_at = :now,
@@ -289,6 +350,27 @@ class Store:
             )
             return True
 
+    def take(self, saved: SavedGame) -> bool:
+        """Make this process the owner of the saved game `saved` before continuing it: False
+        if it finished, if another live process took it up, or if it was saved again since
+        `resume` offered it (then `resume` offers its latest save). Two processes offered the
+        same game: one of them plays it."""
+        hold_owner_lock(self._owners)
+        with self._transaction() as conn:
+            found = conn.execute(
+                "SELECT owner, saved_at FROM games WHERE id = ? AND result IS NULL",
+                (saved.game_id,),
+            ).fetchone()
+            if found is None or self._held_elsewhere(found[0]):
+                return False
+            try:
+                if moment(found[1], "saved_at") != saved.saved_at:
+                    return False
+            except ValueError:
+                return False
+            conn.execute("UPDATE games SET owner = ? WHERE id = ?", (_owner(), saved.game_id))
+            return True
+
     # ------------------------------------------------------------------ reading
     def resume(self, rules: Rules | str) -> SavedGame | None:
         """The most recently saved unfinished game of `rules` that can be continued here.
@@ -300,7 +382,7 @@ class Store:
         raws = self._read("WHERE rules = ? AND result IS NULL ORDER BY saved_at DESC, rowid DESC",
                           (name,))  # fmt: skip
         for row in self._sound(raws):
-            if _held_elsewhere(row.owner):
+            if self._held_elsewhere(row.owner):
                 continue
             try:
                 game = Game.from_json(row.save)
@@ -345,8 +427,8 @@ class Store:
         finished: list[FinishedGame] = []
         if limit == 0:
             return finished
-        with self._lock:
-            cursor = self._conn.execute(
+        with self._using() as conn:
+            cursor = conn.execute(
                 f"{self._select} {where} ORDER BY finish_order DESC, rowid DESC", params
             )
             for row in self._sound(cursor):  # damaged rows do not count towards the limit
@@ -358,8 +440,8 @@ class Store:
     # ------------------------------------------------------------------ internals
     def _read(self, where: str, params: tuple = (), *, saves: bool = True) -> list[tuple]:
         select = self._select if saves else self._select_light
-        with self._lock:
-            return self._conn.execute(f"{select} {where}", params).fetchall()
+        with self._using() as conn:
+            return conn.execute(f"{select} {where}", params).fetchall()
 
     def _sound(self, raws: Iterable[tuple]) -> Iterator[Row]:
         """The rows that decode; each damaged one is set aside."""
@@ -383,6 +465,16 @@ class Store:
             stacklevel=3,
         )
 
+    def _held_elsewhere(self, owner: object) -> bool:
+        """Is the game saved by `owner` still being played by another live process?"""
+        if not isinstance(owner, str):
+            return False
+        host, _, token = owner.rpartition(":")
+        host = host.rpartition(":")[0]
+        if not host or host != socket.gethostname() or token == owner_token():
+            return False  # the old host:pid form, another host, or this process
+        return owner_alive(self._owners, token)
+
     @staticmethod
     def _next_finish_order(conn: sqlite3.Connection) -> int:
         """One past the last finish order; orders a damaged row holds are stepped over."""
@@ -397,10 +489,24 @@ class Store:
         return order
 
     @contextmanager
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        """The connection, holding the file lock shared, on the file the path names now: if
+        another process moved the file aside since it was opened, the new file is opened."""
+        with self._lock:
+            for _ in range(3):
+                with self._file_lock.held(exclusive=False, timeout=BUSY_TIMEOUT_MS / 1000):
+                    if _identity(self.path) == self._identity:
+                        yield self._conn
+                        return
+                self._reopen()
+            raise sqlite3.OperationalError(
+                f"the records database {self.path} keeps being replaced by other processes"
+            )
+
+    @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taken at once (IMMEDIATE) so two writers queue, not fail."""
-        with self._lock:
-            conn = self._conn
+        with self._using() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -409,34 +515,68 @@ class Store:
                 raise
             conn.commit()
 
+    def _reopen(self) -> None:
+        self._conn.close()
+        try:
+            self._conn = self._open()
+        except StoreError as error:
+            raise sqlite3.OperationalError(
+                f"the records database {self.path} was replaced by another process and cannot "
+                f"be opened again: {error}"
+            ) from None
+
     def _open(self) -> sqlite3.Connection:
-        """Open (or create) the database; a damaged file is moved aside and replaced once."""
+        """Open (or create) and set up the file under the exclusive lock; a damaged file is
+        moved aside and replaced, once."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot create the folder for {self.path}: {error}") from None
-        try:
-            return self._connect()
-        except sqlite3.DatabaseError as error:
-            if not _is_corruption(error):
-                raise StoreError(f"cannot open records database {self.path}: {error}") from None
-            try:
-                aside = self._move_aside()
-            except OSError as move_error:
-                raise StoreError(
-                    f"the records database {self.path} is damaged ({error}) and could not be "
-                    f"moved aside ({move_error})"
-                ) from None
-            warnings.warn(
-                f"the records database {self.path} was damaged ({error}); it was moved to "
-                f"{aside} and a fresh one was started",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-        try:
-            return self._connect()
-        except sqlite3.DatabaseError as error:
+            with self._file_lock.held(exclusive=True, timeout=BUSY_TIMEOUT_MS / 1000):
+                try:
+                    conn = self._set_up()
+                except sqlite3.DatabaseError as error:
+                    if not _is_corruption(error):
+                        raise
+                    aside = self._move_aside(error)
+                    warnings.warn(
+                        f"the records database {self.path} was damaged ({error}); it was "
+                        f"moved to {aside} and a fresh one was started",
+                        RuntimeWarning,
+                        stacklevel=4,
+                    )
+                    conn = self._set_up()
+                self._identity = _identity(self.path)
+                return conn
+        except sqlite3.Error as error:
             raise StoreError(f"cannot open records database {self.path}: {error}") from None
+        except TimeoutError as error:
+            raise StoreError(f"cannot open records database {self.path}: {error}") from None
+
+    def _set_up(self) -> sqlite3.Connection:
+        """Connect and bring the file up to date: what it is, read in one transaction; WAL;
+        then the schema in one write transaction that checks again that the file is ours."""
+        if self.path.is_dir():
+            raise StoreError(f"the records database {self.path} is a folder")
+        conn = self._connect()
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        try:
+            conn.execute("BEGIN")
+            try:
+                self._inspect(conn, check_pages=True)
+            finally:
+                _end(conn)
+            _wait_out_busy(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchall(), deadline)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                version = self._inspect(conn, check_pages=False)
+                self._migrate(conn, version)
+            except BaseException:
+                _end(conn)
+                raise
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(
@@ -446,27 +586,12 @@ class Store:
             check_same_thread=False,  # the lock serializes threads
         )
         conn.text_factory = lenient_text
-        try:
-            self._check_owner_and_version(conn)
-            problems = [
-                row[0]
-                for row in conn.execute("PRAGMA quick_check")
-                if row[0] != "ok" and not _ROW_PROBLEM.match(str(row[0]))
-            ]
-            if problems:
-                raise sqlite3.DatabaseError(
-                    "database disk image is malformed: " + "; ".join(problems[:3])
-                )
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            self._migrate(conn)
-        except BaseException:
-            conn.close()
-            raise
         return conn
 
-    def _check_owner_and_version(self, conn: sqlite3.Connection) -> None:
-        """Refuse, before writing anything, a newer schema or another application's file."""
+    def _inspect(self, conn: sqlite3.Connection, *, check_pages: bool) -> int:
+        """The file's schema version; StoreError for a newer schema or another application's
+        file, _DamagedFile when quick_check finds damaged pages. Run inside a transaction, so
+        a file another process is making is seen before or after, never half-made."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -481,44 +606,52 @@ class Store:
                 f"(schema {version}; this version reads up to schema {SCHEMA_VERSION}). It was "
                 f"left untouched: upgrade pyramid-widget, or set {ENV_VAR} to another path."
             )
+        if check_pages:
+            problems = [
+                row[0]
+                for row in conn.execute("PRAGMA quick_check")
+                if row[0] != "ok" and not _ROW_PROBLEM.match(str(row[0]))
+            ]
+            if problems:
+                raise _DamagedFile("database disk image is malformed: " + "; ".join(problems[:3]))
+        return version
 
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        """Bring the schema up to SCHEMA_VERSION, one transaction per step; a concurrent
-        process doing the same waits for the lock and then finds nothing left to do."""
-        while True:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._check_owner_and_version(conn)
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version >= SCHEMA_VERSION:
-                    conn.rollback()
-                    return
-                for statement in MIGRATIONS[version]:
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                    (version + 1, _now()),
-                )
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {version + 1}")
-            except BaseException:
-                conn.rollback()
-                raise
-            conn.commit()
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection, version: int) -> None:
+        """Bring the schema from `version` up to SCHEMA_VERSION (inside the caller's write
+        transaction; a concurrent process doing the same finds nothing left to do)."""
+        for step in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[step]:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (step + 1, _now()),
+            )
+        if version < SCHEMA_VERSION:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-    def _move_aside(self) -> Path:
+    def _move_aside(self, damage: sqlite3.Error) -> Path:
         """Rename the damaged file (and its WAL and shared-memory files, which must not be
-        applied to the fresh database) to <name>.damaged-<UTC time>."""
+        applied to the fresh database) to <name>.damaged-<UTC time>[-n], never over a file that
+        exists. Called under the exclusive lock, so no other process is between the look and
+        the rename."""
         stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
         aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
         n = 1
-        while aside.exists():
+        while any(Path(f"{aside}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
             n += 1
             aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
-        for suffix in ("", "-wal", "-shm"):
-            source = Path(f"{self.path}{suffix}")
-            if source.exists():
-                source.replace(f"{aside}{suffix}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                source = Path(f"{self.path}{suffix}")
+                if source.exists():
+                    os.rename(source, f"{aside}{suffix}")
+        except OSError as error:
+            raise StoreError(
+                f"the records database {self.path} is damaged ({damage}) and could not be "
+                f"moved aside ({error})"
+            ) from None
         return aside
 
 
@@ -540,6 +673,7 @@ def open_store(
 
     With `fallback=True` a database that cannot be used (StoreError, e.g. a newer schema)
     gives a warning and a NullStore, so a widget still plays; otherwise StoreError is raised.
+    A database that can only be read opens read-only (see `Store`), in both cases.
     """
     if store is None:
         return NullStore()

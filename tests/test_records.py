@@ -484,3 +484,17 @@ def test_records_stay_exact_over_hundreds_of_random_games(store, clock):
             assert records[key] == pytest.approx(value), (rules, key)
     assert len(store.history()) == sum(map(len, log.values()))
     assert store.resume("classic") is None and store.resume("scored") is None
+
+
+def test_an_offer_saved_again_since_it_was_made_is_not_taken_up_stale(store):
+    game = Game.deal(40)
+    first = Recorder(store, game)
+    game.draw()
+    first.moved()
+    later = Recorder(store, Game.deal(41))
+    assert later.offer.game.log == ["draw"]
+    game.draw()
+    first.moved()  # saved again after the offer was made
+    assert later.continue_game() is None  # the stale offer would lose the second draw
+    resumed = later.continue_game()  # asked again: the latest save
+    assert resumed is not None and resumed.log == ["draw", "draw"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_widget import Game
+from pyramid_widget import Game, locks
 from pyramid_widget.store import (
     DEFAULT,
     MIGRATIONS,
@@ -329,3 +329,16 @@ def test_a_bad_save_is_refused_and_writes_nothing(path, arguments, message):
         with pytest.raises(ValueError, match="elapsed"):
             store.abandon("kept", float("nan"))
         assert store.history() == [] and store.resume("classic").game_id == "kept"
+
+
+def test_without_file_locks_a_store_still_works_alone(path, monkeypatch):
+    """Where `fcntl` is missing (Windows), the locks do nothing and one process still keeps
+    its games (ownership cannot be checked there: another process's games are free)."""
+    monkeypatch.setattr(locks, "fcntl", None)
+    with Store(path) as store:
+        assert store.save("g", played(), 1.0)
+        saved = store.resume("classic")
+        assert store.take(saved) and store.abandon("g")
+        assert store.records("classic").losses == 1
+    with Store(path) as store:
+        assert store.history()[0].game_id == "g"

@@ -171,10 +171,17 @@ class FinishedGame:
 
 
 class AnyStore(Protocol):
-    """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing."""
+    """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing.
+
+    `saving` is False when nothing is written (saving off, or a read-only database, whose
+    records are still shown); `save` and `abandon` then return False.
+    """
 
     path: Path | None
+    read_only: bool
 
+    @property
+    def saving(self) -> bool: ...
     def save(
         self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
     ) -> bool: ...

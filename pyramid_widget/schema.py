@@ -70,16 +70,19 @@ def lenient_text(data: bytes) -> str:
 
 _COLUMNS = (
     "rowid, id, rules, deal_number, {layout}, {log}, {save}, moves, score, elapsed, result, "
-    "owner, started_at, saved_at, finished_at, finish_order, practice"
+    "owner, started_at, saved_at, finished_at, finish_order, {practice}"
 )
 
 
-def selects() -> tuple[str, str]:
+def selects(practice: str) -> tuple[str, str]:
     """The SELECTs of whole rows, and of rows for the records: those need no layout, moves or
-    save, only that they are text (their type is read, not their kilobytes)."""
+    save, only that they are text (their type is read, not their kilobytes). `practice` is
+    the column, or "0" in a file from before it existed."""
     unread = "CASE typeof({0}) WHEN 'text' THEN 'unread' ELSE {0} END".format
-    whole = _COLUMNS.format(layout="layout", log="log", save="save")
-    light = _COLUMNS.format(layout=unread("layout"), log=unread("log"), save=unread("save"))
+    whole = _COLUMNS.format(layout="layout", log="log", save="save", practice=practice)
+    light = _COLUMNS.format(
+        layout=unread("layout"), log=unread("log"), save=unread("save"), practice=practice
+    )
     return f"SELECT {whole} FROM games", f"SELECT {light} FROM games"
 
 

@@ -38,6 +38,12 @@ Safety, and why:
   old version of this package is still playing.
 - Beside the file: `<name>.lock` (the lock above) and `<name>.owners/` (owner locks); both
   may be deleted while no process has the database open.
+- A database that cannot be written (a read-only file or folder) is opened read-only:
+  `read_only` is True, the records, history and saved games are shown, `save()` and
+  `abandon()` return False, and one warning says that saving is off. `Store(path,
+  read_only=True)` asks for that directly. When even the WAL's shared-memory file cannot be
+  made, the file is read as immutable: saves another process left in its WAL (not yet
+  checkpointed) are not seen then.
 """
 
 from __future__ import annotations
@@ -93,6 +99,7 @@ ENV_VAR = "PYRAMID_WIDGET_DB"
 BUSY_TIMEOUT_MS = 10_000
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 _BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+_UNWRITABLE_CODES = (8, 14)  # SQLITE_READONLY, SQLITE_CANTOPEN
 # quick_check also reports rows that break a NOT NULL or CHECK constraint: a damaged row, which
 # the reads set aside, not a damaged file.
 _ROW_PROBLEM = re.compile(r"(NULL value in |CHECK constraint failed in )\w")
@@ -158,6 +165,14 @@ def _is_busy(error: sqlite3.Error) -> bool:
     return "locked" in str(error).lower() or "busy" in str(error).lower()
 
 
+def _is_unwritable(error: sqlite3.Error) -> bool:
+    code = _code(error)
+    if code is not None:
+        return code in _UNWRITABLE_CODES
+    text = str(error).lower()
+    return "readonly" in text or "read-only" in text or "unable to open" in text
+
+
 class _DamagedFile(sqlite3.DatabaseError):
     """quick_check found the file itself damaged (pages, not rows)."""
 
@@ -200,6 +215,11 @@ class NullStore:
     """`store=None`: saving turned off. Same calls as `Store`; keeps and returns nothing."""
 
     path: Path | None = None
+    read_only = False
+
+    @property
+    def saving(self) -> bool:
+        return False
 
     def save(
         self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
@@ -237,20 +257,30 @@ class Store:
     """The SQLite records database at `path` (default: `default_path()`).
 
     Safe to share between threads (one lock) and between processes (SQLite's locking and the
-    locks of `locks.py`).
+    locks of `locks.py`). `read_only=True` opens it for reading only; a database that cannot
+    be written is opened so anyway, with a warning (`read_only` then says so).
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False
+    ) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
+        self.read_only = bool(read_only)
         self._owners = self.path.with_name(f"{self.path.name}.owners")
         self._lock = threading.RLock()
-        self._select, self._select_light = selects()  # whole rows; rows without saves
+        # the SELECTs of whole rows and of rows without saves; None when there is no table
+        self._select: str | None = None
+        self._select_light: str | None = None
         self._identity: tuple[int, int] | None = None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot create the folder for {self.path}: {error}") from None
-        self._file_lock = FileLock(self.path.with_name(f"{self.path.name}.lock"))
+        if not self.read_only:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                if not self.path.parent.is_dir():
+                    raise StoreError(f"cannot create the folder for {self.path}: {error}") from None
+        self._file_lock = FileLock(
+            self.path.with_name(f"{self.path.name}.lock"), create=not self.read_only
+        )
         try:
             self._conn = self._open()
         except BaseException:
@@ -258,13 +288,18 @@ class Store:
             raise
 
     def __repr__(self) -> str:
-        return f"Store({str(self.path)!r})"
+        return f"Store({str(self.path)!r}{', read_only=True' if self.read_only else ''})"
 
     def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def saving(self) -> bool:
+        """False when the database is read-only: nothing is written, records are shown."""
+        return not self.read_only
 
     def close(self) -> None:
         with self._lock:
@@ -278,7 +313,7 @@ class Store:
         """Save game `game_id` as it is now (insert or update); with `result` it also finishes.
 
         A finished game never changes again: returns False (and writes nothing) if it already
-        was finished, True when saved. A game that did not
+        was finished, or if the database is read-only; True when saved. A game that did not
         begin at its deal's start is kept as practice (see records.py).
         """
         if not isinstance(game_id, str) or not game_id:
@@ -304,6 +339,8 @@ class Store:
             "now": _now(),
             "practice": int(not game.from_deal_start),
         }
+        if self.read_only:
+            return False
         hold_owner_lock(self._owners)
         with self._transaction() as conn:
             row["finish_order"] = None if result is None else self._next_finish_order(conn)
@@ -329,8 +366,11 @@ class Store:
     def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
         """Record the unfinished game `game_id` as lost (it was begun and left), at its last saved
         position; `elapsed` updates its clock. Returns False if there is no such unfinished
-        game, or if another live process is playing it (never taken from under it)."""
+        game, if another live process is playing it (never taken from under it), or if the
+        database is read-only."""
         seconds = None if elapsed is None else _checked_seconds(elapsed)
+        if self.read_only:
+            return False
         with self._transaction() as conn:
             found = conn.execute(
                 "SELECT owner FROM games WHERE id = ? AND result IS NULL", (game_id,)
@@ -354,7 +394,9 @@ class Store:
         """Make this process the owner of the saved game `saved` before continuing it: False
         if it finished, if another live process took it up, or if it was saved again since
         `resume` offered it (then `resume` offers its latest save). Two processes offered the
-        same game: one of them plays it."""
+        same game: one of them plays it. True on a read-only database (nothing is saved)."""
+        if self.read_only:
+            return True
         hold_owner_lock(self._owners)
         with self._transaction() as conn:
             found = conn.execute(
@@ -428,6 +470,8 @@ class Store:
         if limit == 0:
             return finished
         with self._using() as conn:
+            if self._select is None:
+                return finished
             cursor = conn.execute(
                 f"{self._select} {where} ORDER BY finish_order DESC, rowid DESC", params
             )
@@ -439,8 +483,10 @@ class Store:
 
     # ------------------------------------------------------------------ internals
     def _read(self, where: str, params: tuple = (), *, saves: bool = True) -> list[tuple]:
-        select = self._select if saves else self._select_light
         with self._using() as conn:
+            select = self._select if saves else self._select_light
+            if select is None:  # a read-only file without our table: nothing to show
+                return []
             return conn.execute(f"{select} {where}", params).fetchall()
 
     def _sound(self, raws: Iterable[tuple]) -> Iterator[Row]:
@@ -526,6 +572,27 @@ class Store:
             ) from None
 
     def _open(self) -> sqlite3.Connection:
+        """Open the database; one that cannot be written is opened read-only, with a warning."""
+        if not self.read_only:
+            try:
+                return self._open_writable()
+            except _Unwritable as error:
+                self.read_only = True
+                writable_error = error
+            try:
+                conn = self._open_read_only()
+            except StoreError as error:
+                raise StoreError(f"{error} (it cannot be written: {writable_error})") from None
+            warnings.warn(
+                f"the records database {self.path} cannot be written ({writable_error}): its "
+                "records and saved games are shown, but saving is off",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            return conn
+        return self._open_read_only()
+
+    def _open_writable(self) -> sqlite3.Connection:
         """Open (or create) and set up the file under the exclusive lock; a damaged file is
         moved aside and replaced, once."""
         try:
@@ -546,6 +613,8 @@ class Store:
                 self._identity = _identity(self.path)
                 return conn
         except sqlite3.Error as error:
+            if _is_unwritable(error):
+                raise _Unwritable(error) from None
             raise StoreError(f"cannot open records database {self.path}: {error}") from None
         except TimeoutError as error:
             raise StoreError(f"cannot open records database {self.path}: {error}") from None
@@ -555,7 +624,12 @@ class Store:
         then the schema in one write transaction that checks again that the file is ours."""
         if self.path.is_dir():
             raise StoreError(f"the records database {self.path} is a folder")
-        conn = self._connect()
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            # A read-only file in a writable folder opens, reads and even begins a write
+            # transaction in WAL mode; it refuses only the first save. The system knows now
+            # (permissions, a read-only mount, an immutable file: root included).
+            raise _Unwritable("the file is read-only")
+        conn = self._connect(str(self.path), uri=False)
         deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         try:
             conn.execute("BEGIN")
@@ -576,11 +650,51 @@ class Store:
         except BaseException:
             conn.close()
             raise
+        self._select, self._select_light = selects("practice")
         return conn
 
-    def _connect(self) -> sqlite3.Connection:
+    def _open_read_only(self) -> sqlite3.Connection:
+        """Open for reading only: `mode=ro`, else `immutable=1` when even the WAL's
+        shared-memory file cannot be made (a read-only folder)."""
+        if not self.path.is_file():
+            raise StoreError(f"there is no records database at {self.path} to read")
+        base = self.path.resolve().as_uri()
+        refused: sqlite3.Error | None = None
+        for query in ("mode=ro", "immutable=1"):
+            conn = self._connect(f"{base}?{query}", uri=True)
+            try:
+                conn.execute("BEGIN")
+                try:
+                    version = self._inspect(conn, check_pages=True)
+                    has_table = conn.execute(
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+                    ).fetchone()[0]
+                finally:
+                    _end(conn)
+            except sqlite3.Error as error:
+                conn.close()
+                if _is_corruption(error):
+                    raise StoreError(
+                        f"the records database {self.path} is damaged ({error}) and read-only, "
+                        "so it cannot be moved aside"
+                    ) from None
+                if not _is_unwritable(error):
+                    raise StoreError(f"cannot read records database {self.path}: {error}") from None
+                refused = error
+                continue
+            except BaseException:
+                conn.close()
+                raise
+            if has_table:  # before migration 2 no game was practice
+                self._select, self._select_light = selects("practice" if version >= 2 else "0")
+            self._identity = _identity(self.path)
+            return conn
+        raise StoreError(f"cannot read records database {self.path}: {refused}")
+
+    def _connect(self, target: str, *, uri: bool) -> sqlite3.Connection:
         conn = sqlite3.connect(
-            self.path,
+            target,
+            uri=uri,
             timeout=BUSY_TIMEOUT_MS / 1000,  # SQLite's busy timeout: wait for the other writer
             isolation_level=None,  # transactions are explicit (BEGIN IMMEDIATE)
             check_same_thread=False,  # the lock serializes threads
@@ -653,6 +767,10 @@ class Store:
                 f"moved aside ({error})"
             ) from None
         return aside
+
+
+class _Unwritable(Exception):
+    """The file or its folder cannot be written: open it read-only instead."""
 
 
 def _checked_seconds(elapsed: object) -> float:

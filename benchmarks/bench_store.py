@@ -63,7 +63,7 @@ def main(finished_games: int = 2000) -> None:
         player.play(player.legal_moves()[0])
         recorder.moved()
     for name, action in [
-        ("resume (find and replay a 40-move save)", lambda: store.resume("classic")),
+        ("saved_game (find and replay a 40-move save)", lambda: store.saved_game("classic")),
         ("records('classic')", lambda: store.records("classic")),
         ("all_records()", store.all_records),
         ("history(limit=20)", lambda: store.history(limit=20)),

@@ -187,7 +187,7 @@ class AnyStore(Protocol):
     ) -> bool: ...
     def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
     def take(self, saved: SavedGame) -> bool: ...
-    def resume(self, rules: Rules | str) -> SavedGame | None: ...
+    def saved_game(self, rules: Rules | str) -> SavedGame | None: ...
     def records(self, rules: Rules | str) -> Records: ...
     def all_records(self) -> dict[str, Records]: ...
     def history(
@@ -227,7 +227,7 @@ class Recorder:
     ) -> None:
         self.store = store
         self._clock = clock
-        self.offer: SavedGame | None = self._safely(lambda: store.resume(game.rules), None)
+        self.offer: SavedGame | None = self._safely(lambda: store.saved_game(game.rules), None)
         self._begin(game, elapsed=0.0, game_id=None)
 
     # ------------------------------------------------------------------ reading
@@ -304,7 +304,7 @@ class Recorder:
         """
         self._leave()
         if game.rules != self._game.rules:
-            self.offer = self._safely(lambda: self.store.resume(game.rules), None)
+            self.offer = self._safely(lambda: self.store.saved_game(game.rules), None)
         self._begin(game, elapsed=0.0, game_id=None)
 
     def restarted(self) -> None:
@@ -319,7 +319,8 @@ class Recorder:
         kept as it is. None too when another process took that game up first (two kernels
         offered the same saved game: one plays it)."""
         if saved is None:
-            saved = self.offer or self._safely(lambda: self.store.resume(self._game.rules), None)
+            rules = self._game.rules
+            saved = self.offer or self._safely(lambda: self.store.saved_game(rules), None)
         if saved is None:
             return None
         if saved.game_id == self._game_id:

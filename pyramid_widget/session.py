@@ -251,11 +251,6 @@ class GameSession:
         return self._position_version
 
     @property
-    def lock(self) -> threading.RLock:
-        """Held while a change is applied and published; a front end's message takes it too."""
-        return self._lock
-
-    @property
     def elapsed(self) -> float:
         return self._recorder.elapsed
 
@@ -269,7 +264,8 @@ class GameSession:
 
     @property
     def saving(self) -> bool:
-        return not isinstance(self._recorder.store, NullStore)
+        """Games are saved (False with store=None, or a records database opened read-only)."""
+        return self._recorder.store.saving
 
     @property
     def options(self) -> ViewOptions:

@@ -232,7 +232,7 @@ class NullStore:
     def take(self, saved: SavedGame) -> bool:
         return True
 
-    def resume(self, rules: Rules | str) -> SavedGame | None:
+    def saved_game(self, rules: Rules | str) -> SavedGame | None:
         return None
 
     def records(self, rules: Rules | str) -> Records:
@@ -414,7 +414,7 @@ class Store:
             return True
 
     # ------------------------------------------------------------------ reading
-    def resume(self, rules: Rules | str) -> SavedGame | None:
+    def saved_game(self, rules: Rules | str) -> SavedGame | None:
         """The most recently saved unfinished game of `rules` that can be continued here.
 
         Games another live process is playing are left to it; a save that no longer loads
@@ -430,9 +430,7 @@ class Store:
                 game = Game.from_json(row.save)
                 if game.rules.name != name:
                     raise ValueError(f"its rules are {game.rules.name}, not {name}")
-            # RecursionError: json's answer to a deeply nested save ("[" * 100000), until
-            # Game.from_json refuses those with a ValueError itself
-            except (ValueError, RecursionError) as error:
+            except ValueError as error:
                 self._set_aside(row.rowid, row.game_id, f"its save cannot be continued ({error})")
                 continue
             return SavedGame(row.game_id, game, row.elapsed, row.started_at, row.saved_at)

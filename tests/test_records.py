@@ -150,7 +150,7 @@ def test_continuing_twice_keeps_the_game_being_played(store):
     resumed.draw()
     player.moved()
     assert store.records("classic").games == 0
-    assert store.resume("classic").game.log == ["draw"] * 3
+    assert store.saved_game("classic").game.log == ["draw"] * 3
 
 
 # ---------------------------------------------------------------------- the loss rule
@@ -188,7 +188,7 @@ def test_leaving_a_begun_unfinished_deal_records_a_loss(store, leave):
     records = store.records("classic")
     assert (records.games, records.losses, records.current_streak) == (1, 1, 0)
     assert store.history()[0].moves == ("draw",)
-    assert store.resume("classic") is None  # a lost game is not offered again
+    assert store.saved_game("classic") is None  # a lost game is not offered again
 
 
 @pytest.mark.parametrize("leave", ["restart", "new"])
@@ -210,7 +210,7 @@ def test_undo_alone_records_nothing_but_leaving_the_begun_deal_does(store):
         game.undo()
         recorder.moved()
     assert store.records("classic").games == 0
-    assert store.resume("classic").game.redo_moves == game.redo_moves  # saved, still open
+    assert store.saved_game("classic").game.redo_moves == game.redo_moves  # saved, still open
     recorder.new_game(Game.deal(13))
     assert store.records("classic").losses == 1
 
@@ -223,7 +223,7 @@ def test_being_stuck_is_a_notice_not_a_loss(store):
         recorder.moved()
     assert game.is_stuck
     assert store.records("strict").games == 0
-    assert store.resume("strict").game.is_stuck  # can still be continued, then undone
+    assert store.saved_game("strict").game.is_stuck  # can still be continued, then undone
     recorder.new_game(Game.deal(3, "strict"))
     assert store.records("strict").losses == 1
 
@@ -246,7 +246,7 @@ def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
     declined.moved()  # a new game started instead of Continue: the old one is lost
     assert declined.offer is None
     assert store.records("classic").losses == 1
-    assert store.resume("classic").game_id == declined.game_id
+    assert store.saved_game("classic").game_id == declined.game_id
 
 
 def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
@@ -263,7 +263,7 @@ def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
     player.moved()  # declines the scored game only
     assert store.records("scored").losses == 1
     assert store.records("classic").games == 0
-    assert store.resume("classic").game.code == classic.code
+    assert store.saved_game("classic").game.code == classic.code
 
 
 # ---------------------------------------------------------------------- the clock
@@ -483,7 +483,7 @@ def test_records_stay_exact_over_hundreds_of_random_games(store, clock):
         for key, value in expected_records(rules, finished).items():
             assert records[key] == pytest.approx(value), (rules, key)
     assert len(store.history()) == sum(map(len, log.values()))
-    assert store.resume("classic") is None and store.resume("scored") is None
+    assert store.saved_game("classic") is None and store.saved_game("scored") is None
 
 
 def test_an_offer_saved_again_since_it_was_made_is_not_taken_up_stale(store):

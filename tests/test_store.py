@@ -97,7 +97,7 @@ def test_a_save_round_trips_with_history_and_clock(path):
     with Store(path) as store:
         assert store.save("g1", game, 12.5)
     with Store(path) as store:
-        saved = store.resume(game.rules)
+        saved = store.saved_game(game.rules)
     assert saved.game_id == "g1" and saved.elapsed == 12.5
     assert (saved.game.code, saved.game.log, saved.game.redo_moves) == (
         game.code, game.log, game.redo_moves
@@ -110,8 +110,8 @@ def test_resume_picks_the_latest_unfinished_game(path):
         store.save("newer", played(4), 2.0)
         store.save("older", played(3, moves=11), 3.0)  # saved again: now the latest
         store.save("done", won(), 4.0, result="won")
-        assert store.resume("classic").game_id == "older"
-        assert store.resume("open-stock") is None
+        assert store.saved_game("classic").game_id == "older"
+        assert store.saved_game("open-stock") is None
 
 
 def test_finishing_is_recorded_once_and_a_finished_game_never_changes(path):
@@ -131,7 +131,7 @@ def test_only_a_won_game_is_saved_as_won(path):
     with Store(path) as store:
         with pytest.raises(ValueError, match="only a won game"):
             store.save("g", played(), 1.0, result="won")
-        assert store.resume("classic") is None
+        assert store.saved_game("classic") is None
 
 
 def test_abandon_records_a_loss_at_the_last_saved_position(path):
@@ -248,9 +248,9 @@ def test_a_damaged_file_is_moved_aside_and_a_fresh_one_works(path, where):
     with store:
         [aside] = path.parent.glob("records.sqlite3.damaged-*")
         assert aside.read_bytes() == bytes(data)  # kept for inspection, byte for byte
-        assert store.resume("classic") is None
+        assert store.saved_game("classic") is None
         store.save("new", played(), 2.0)
-        assert store.resume("classic").game_id == "new"
+        assert store.saved_game("classic").game_id == "new"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the fresh file opens without complaint
         Store(path).close()
@@ -270,14 +270,14 @@ def test_a_tampered_save_is_skipped_with_a_warning(path):
         with pytest.warns(
             RuntimeWarning, match=r"damaged game \(row 2, id 'bad'\): its save cannot be continued"
         ):
-            saved = store.resume("classic")
+            saved = store.saved_game("classic")
         assert saved.game_id == "good"
 
 
 def test_saving_off_keeps_nothing():
     store = NullStore()
     assert not store.save("g", won(), 1.0, result="won")
-    assert store.resume("classic") is None and store.history() == []
+    assert store.saved_game("classic") is None and store.history() == []
     assert store.records("classic").games == 0 and store.all_records() == {}
 
 
@@ -328,7 +328,7 @@ def test_a_bad_save_is_refused_and_writes_nothing(path, arguments, message):
         store.save("kept", played(), 1.0)
         with pytest.raises(ValueError, match="elapsed"):
             store.abandon("kept", float("nan"))
-        assert store.history() == [] and store.resume("classic").game_id == "kept"
+        assert store.history() == [] and store.saved_game("classic").game_id == "kept"
 
 
 def test_without_file_locks_a_store_still_works_alone(path, monkeypatch):
@@ -337,7 +337,7 @@ def test_without_file_locks_a_store_still_works_alone(path, monkeypatch):
     monkeypatch.setattr(locks, "fcntl", None)
     with Store(path) as store:
         assert store.save("g", played(), 1.0)
-        saved = store.resume("classic")
+        saved = store.saved_game("classic")
         assert store.take(saved) and store.abandon("g")
         assert store.records("classic").losses == 1
     with Store(path) as store:

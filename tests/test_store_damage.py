@@ -100,7 +100,7 @@ def damage_row(path: Path, game_id: str, column: str, value: object, *, cast_tex
 
 def every_read(store: Store) -> dict:
     """Everything a widget reads at its start and in its Records panel."""
-    offered = {rules: store.resume(rules) for rules in GOOD}
+    offered = {rules: store.saved_game(rules) for rules in GOOD}
     return {
         "resume": {
             rules: saved and (saved.game_id, saved.game.code, saved.elapsed)

@@ -67,7 +67,7 @@ def take_orphans(command):
         for _ in range(50):
             game = recorder.continue_game()
             if game is None:
-                if store.resume("classic") is None:
+                if store.saved_game("classic") is None:
                     break
                 continue  # another process took that one first: look again
             taken.append(recorder.game_id)
@@ -293,7 +293,7 @@ def test_games_whose_owner_pid_was_reused_are_taken_once_and_live_ones_never(tmp
         with Store(db) as store:
             miscounted += store.records("classic").losses != len(orphans)
             # nothing else is left unfinished; the live game is offered to its owner only
-            saved = store.resume("classic")
+            saved = store.saved_game("classic")
             lost += saved is None or saved.game_id != "live"
     report("pid reuse", rounds=ROUNDS, opens=opens, failures=failures,
            orphaned_games=orphans_total, live_game_taken=live_taken, games_lost=lost,
@@ -327,4 +327,4 @@ def test_a_store_open_before_its_file_was_moved_aside_saves_into_the_new_file(tm
     mine.close()
     assert game_id in [found for found, _ in rows(db)]
     with Store(db) as store:
-        assert store.resume("classic").game_id == game_id
+        assert store.saved_game("classic").game_id == game_id

@@ -68,7 +68,7 @@ def digest(path: Path) -> str:
 def what_it_shows(store: Store) -> dict:
     """What a widget on this store shows, and what its saves answer."""
     records = store.records("classic")
-    saved = store.resume("classic")
+    saved = store.saved_game("classic")
     game = Game.deal(9)
     recorder = Recorder(store, game)
     game.draw()

@@ -139,7 +139,7 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
     assert on.saving and on.store.path == default_path()
     on.close()
     with Store(default_path()) as store:
-        assert store.resume("open-stock").game.log == ["Kc"]
+        assert store.saved_game("open-stock").game.log == ["Kc"]
 
 
 def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_time):
@@ -210,7 +210,7 @@ def test_a_review_from_the_board_marks_the_mistake_and_steps_through_the_game(db
     # Stepping is neither a restart nor a new game: no loss, and the step is saved.
     assert widget.records().losses == 0
     with Store(db) as store:
-        assert store.resume("open-stock").game.log == PLAYED[:3]
+        assert store.saved_game("open-stock").game.log == PLAYED[:3]
     refused = front.intent("review_step", moves=47)
     assert not refused["ok"] and "from 0 to 46" in refused["reason"]
 

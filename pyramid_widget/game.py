@@ -129,6 +129,18 @@ class Move:
             return self.kind
         return "+".join(str(card) for card in self.cards)
 
+    @property
+    def text(self) -> str:
+        """The move as a player reads it: "3♦ + 10♠", "K♠", "draw", "recycle" (notation,
+        `str(move)`, is for code).
+
+        >>> Move.parse("3d+Ts").text
+        '3♦ + 10♠'
+        """
+        if self.kind in ("draw", "recycle"):
+            return self.kind
+        return " + ".join(card.symbol for card in self.cards)
+
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 

@@ -266,6 +266,16 @@ class Recorder:
             lambda: self.store.records(self._game.rules), Records(self._game.rules.name)
         )
 
+    def latest_losses(self, count: int = 3) -> list[FinishedGame]:
+        """The latest lost games of the current rules, latest first (the Records panel names
+        them, so a player sees which games the losses were)."""
+        rules = self._game.rules
+        lost = self._safely(
+            lambda: [game for game in self.store.history(rules, 20) if game.result == "lost"],
+            [],
+        )
+        return lost[:count]
+
     # ------------------------------------------------------------------ events
     def changed(self, action: str, game: Game) -> None:
         """The widget's one hook, after each change, with `MoveEvent.action` and the live game:

@@ -101,7 +101,7 @@ def test_teaching_notebook_checks_every_default_answer_right_and_finds_the_mista
     report = text_of(cell_with(nb, "played = ("))
     assert "the win slipped away here" in report
     summary = text_of(cell_with(nb, "print(report.summary)"))
-    assert "until move 17 (4h+9h)" in summary and "4h+9c" in summary
+    assert "until move 17 (4♥ + 9♥)" in summary and "4♥ + 9♣ would have kept the win" in summary
 
 
 @pytest.mark.slow

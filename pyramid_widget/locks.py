@@ -10,9 +10,10 @@ Two kinds, both released by the operating system when their process ends, howeve
   another process asks whether that lock is still held. A process id can be reused by an
   unrelated process; a token and its lock cannot, so a game is never held by a stranger.
 
-Where `fcntl` is missing (Windows) the locks do nothing: setting up a file then relies on
-SQLite's own transactions alone, and no game is held by another process. Pyodide has `fcntl`,
-whose `flock` succeeds without locking: right there, since it runs one process.
+Where `fcntl` or its `flock` is missing (Windows, Pyodide in a browser) the locks do nothing:
+setting up a file then relies on SQLite's own transactions alone, and no game is held by
+another process. Pyodide under Node has an `flock` that succeeds without locking: right there
+too, since Pyodide runs one process.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ try:
     import fcntl
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
+if fcntl is not None and not all(hasattr(fcntl, name) for name in ("flock", "LOCK_EX")):
+    fcntl = None  # type: ignore[assignment]  # a browser's Pyodide: an fcntl without flock
 
 _TOKEN_PATTERN = re.compile(r"[0-9a-f]{32}")
 

@@ -39,6 +39,7 @@
  * @property {"pyramid" | "deck"} win
  * @property {boolean} scoring
  * @property {boolean} king_from_stock
+ * @property {string} passes_choice the value of the catalog's pass choice: "1" ... "unlimited"
  */
 
 /**
@@ -668,7 +669,7 @@ function patchMenuValues(parts, state) {
   if ([...parts.presetSelect.options].some((option) => option.value === preset)) {
     parts.presetSelect.value = preset;
   }
-  parts.passesSelect.value = next.passes == null ? "unlimited" : String(next.passes);
+  parts.passesSelect.value = next.passes_choice;
 }
 
 /**

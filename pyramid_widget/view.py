@@ -348,14 +348,13 @@ def rules_view(rules: Rules, options: ViewOptions) -> dict[str, Any]:
         ("Controls", CONTROLS_TEXT.format(stock=stock, auto=auto)),
     ]
     return {
-        "name": rules.name,
-        **rules.to_dict(),
+        **_rules_summary(rules),
         "explained": [{"title": title, "text": text} for title, text in sections],
     }
 
 
 def _rules_summary(rules: Rules) -> dict[str, Any]:
-    return {"name": rules.name, **rules.to_dict()}
+    return {"name": rules.name, **rules.to_dict(), "passes_choice": rules.passes_text}
 
 
 def _sentence(text: str) -> str:

@@ -100,10 +100,21 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_only_the_widget_imports_anything_from_jupyter():
+    """And the progress display's `NotebookBar`, which imports ipywidgets when it is made, only
+    in a running kernel: importing `progress` never loads Jupyter."""
     for path in PACKAGE.rglob("*.py"):
         if path.name == "widget.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        if path.name == "progress.py":
+            tree = ast.Module(
+                body=[
+                    node
+                    for node in tree.body
+                    if not (isinstance(node, ast.ClassDef) and node.name == "NotebookBar")
+                ],
+                type_ignores=[],
+            )
         names = {
             alias.name.split(".")[0]
             for node in ast.walk(tree)

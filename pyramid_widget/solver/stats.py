@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
-from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..deals import MAX_DEAL, check_deal_number, parse_layout
 from ..game import Game
+from ..progress import ProgressOption, progress_display
 from ..rules import Rules
 from .budget import nodes_for, seconds_limit
+from .pools import Pool, pool_for
 from .search import SearchTimeout, Solver
 from .solution import problem_from_game, solve
 
@@ -86,6 +87,9 @@ class Winnability:
 
     rate: winnable / decided deals (None if none was decided); low, high: its 95 % Wilson
     interval. undecided: the deals (numbers or layouts) the time limit left undecided.
+    interrupted: the run was stopped (Ctrl+C, a kernel interrupt) before every deal was solved;
+    the counts are then those of the deals decided by that moment, and not_tried lists the
+    others (in flight or never sent), which count in none of them.
     """
 
     rules: str
@@ -94,9 +98,12 @@ class Winnability:
     unknown: int
     seconds: float
     undecided: tuple[int | str, ...] = field(default=())
+    interrupted: bool = False
+    not_tried: tuple[int | str, ...] = field(default=())
 
     @property
     def deals(self) -> int:
+        """The deals solved (decided or not); `not_tried` ones are not among them."""
         return self.winnable + self.unwinnable + self.unknown
 
     @property
@@ -125,16 +132,21 @@ class Winnability:
             "high": interval[1] if interval else None,
             "seconds": self.seconds,
             "undecided": list(self.undecided),
+            "interrupted": self.interrupted,
+            "not_tried": list(self.not_tried),
         }
 
     def __str__(self) -> str:
+        stopped = (
+            f", interrupted with {len(self.not_tried)} deals not tried" if self.interrupted else ""
+        )
         if self.rate is None:
-            return f"{self.rules}: {self.deals} deals, none decided"
+            return f"{self.rules}: {self.deals} deals, none decided{stopped}"
         low, high = self.interval or (0.0, 0.0)
         return (
             f"{self.rules}: {self.winnable} of {self.decided} decided deals winnable "
             f"({100 * self.rate:.1f} %, 95 % interval {100 * low:.1f}-{100 * high:.1f} %), "
-            f"{self.unknown} undecided, {self.seconds:.1f} s"
+            f"{self.unknown} undecided, {self.seconds:.1f} s{stopped}"
         )
 
 
@@ -171,73 +183,162 @@ def solve_chunk(
     return winnable, unwinnable, undecided
 
 
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks in flight for each worker: one running and one waiting, so none idles in between."""
+
+CHUNK = 25
+"""Deals in a chunk at most: enough to make a submit's cost small next to the solving."""
+
+
 def winnability(
     deals: Iterable[int | str],
     rules: Rules | str | None = None,
     *,
     time_limit: float | None = 5.0,
-    executor: Executor | None = None,
-    chunk: int = 25,
+    executor: Any = None,
+    workers: int | None = None,
+    chunk: int | None = None,
+    progress: ProgressOption = "auto",
 ) -> Winnability:
     """Solve every deal (numbered deals or 52-card layouts) and count the verdicts.
 
-    Runs on ``executor`` (any `concurrent.futures.Executor`, e.g. a dask cluster's), or a local
-    process pool with one worker per core. Deals go out in chunks of ``chunk``, with a bounded
-    number in flight, so a million deals need little memory. ``time_limit`` is per deal.
+    ``time_limit`` is per deal. Where the deals are solved:
+
+    - ``executor=None``: a local process pool of ``workers`` processes (all cores by
+      default), made for this call; where no process pool can be made or used (Pyodide, some
+      sandboxes) the deals are solved one by one in this process, with the same answers.
+    - any `concurrent.futures.Executor` (process or thread pool, ...): its ``_max_workers``
+      tells how many chunks it runs at once, else ``workers``, else this machine's cores.
+    - a dask ``distributed.Client`` (or its ``get_executor()``): the cluster's threads,
+      read again as workers come and go, unless ``workers`` is given. Every chunk goes with
+      ``pure=False``, so nothing is reused from an earlier call. The workers need
+      pyramid-widget installed. dask is never imported by this package itself.
+
+    Deals go out in chunks of at most ``chunk`` (smaller when there are few deals for the
+    workers; one deal at a time in this process), two chunks in flight per worker, so a
+    million deals keep every worker busy with little in memory. A ``range`` is checked by its
+    ends; other deals are all checked before any is solved, so a bad one is refused at once.
+
+    ``progress``: "auto" shows deals done, rate and time left where someone is watching (a
+    widget bar in a notebook kernel, a bar on a terminal's stderr); True shows it anywhere (a
+    line every few seconds on a stderr that is not a terminal); None or False shows nothing;
+    a function is called as ``progress(done, total, rate, eta)`` (see `pyramid_widget.progress`).
+
+    An interrupt (Ctrl+C, a kernel's stop button) ends the run early: outstanding chunks are
+    cancelled (a pool made here is ended; a chunk already running on the caller's executor
+    finishes there unseen) and the result counts the deals decided so far, with
+    ``interrupted=True`` and the rest in ``not_tried``.
+
+    >>> result = winnability([1, 2, 3], "classic", progress=None)
+    >>> result.winnable, result.unwinnable, result.unknown, result.interrupted
+    (2, 1, 0, False)
     """
     time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
     rules = Rules.coerce(rules)
+    deals = _checked(deals)
+    workers, chunk = _count("workers", workers), _count("chunk", chunk)
+    display = progress_display(progress, len(deals), rules.name)
     started = time.perf_counter()
-    chunks = _chunks(_checked(deals), max(1, chunk))
-    own = executor is None
-    pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1) if own else executor
-    workers = getattr(pool, "_max_workers", None) or os.cpu_count() or 1
-    winnable = unwinnable = 0
-    undecided: list[int | str] = []
-    pending: set[Future] = set()
+    tally = _Tally()
+    pool: Pool | None = None
+    pending: dict[Any, Sequence[int | str]] = {}
+    sent = 0
+    finished = interrupted = False
     try:
-        for part in chunks:
-            pending.add(pool.submit(solve_chunk, part, rules.name, time_limit))
-            if len(pending) >= 4 * workers:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    w, u, left = future.result()
-                    winnable, unwinnable = winnable + w, unwinnable + u
-                    undecided.extend(left)
-        for future in pending:
-            w, u, left = future.result()
-            winnable, unwinnable = winnable + w, unwinnable + u
-            undecided.extend(left)
+        if deals:
+            pool = pool_for(executor, workers, len(deals))
+            size = chunk or _chunk_size(len(deals), pool)
+            while sent < len(deals) or pending:
+                while sent < len(deals) and len(pending) < IN_FLIGHT_PER_WORKER * pool.workers():
+                    part = deals[sent : sent + size]
+                    pending[pool.submit(solve_chunk, list(part), rules.name, time_limit)] = part
+                    sent += len(part)
+                for handle in pool.wait(pending):
+                    tally.add(pool.result(handle), len(pending.pop(handle)))
+                    if display is not None:
+                        display.update(*tally.progress(len(deals), started))
+        finished = True
+    except KeyboardInterrupt:
+        interrupted = True
+        if pool is not None:
+            for handle in [handle for handle in pending if pool.finished(handle)]:
+                tally.add(pool.result(handle), len(pending.pop(handle)))  # done before the stop
     finally:
-        if own:
-            pool.shutdown(cancel_futures=True)
+        if pool is not None:
+            if not finished:
+                pool.cancel(pending)
+            pool.close(interrupted=not finished)
+        if display is not None:
+            seconds = time.perf_counter() - started
+            display.close(tally.done, len(deals), seconds, not finished)
+    not_tried = [deal for part in pending.values() for deal in part]
     return Winnability(
         rules.name,
-        winnable,
-        unwinnable,
-        len(undecided),
+        tally.winnable,
+        tally.unwinnable,
+        len(tally.undecided),
         time.perf_counter() - started,
-        tuple(undecided),
+        tuple(tally.undecided),
+        interrupted,
+        (*not_tried, *deals[sent:]),
     )
 
 
-def _checked(deals: Iterable[int | str]) -> Iterator[int | str]:
-    for deal in deals:
+class _Tally:
+    """The verdicts counted so far."""
+
+    def __init__(self) -> None:
+        self.winnable = self.unwinnable = self.done = 0
+        self.undecided: list[int | str] = []
+
+    def add(self, counts: tuple[int, int, list[int | str]], deals: int) -> None:
+        winnable, unwinnable, undecided = counts
+        self.winnable += winnable
+        self.unwinnable += unwinnable
+        self.undecided.extend(undecided)
+        self.done += deals
+
+    def progress(self, total: int, started: float) -> tuple[int, int, float | None, float | None]:
+        """(done, total, deals per second, seconds left) for a progress display."""
+        elapsed = time.perf_counter() - started
+        rate = self.done / elapsed if self.done and elapsed > 0 else None
+        eta = (total - self.done) / rate if rate else None
+        return self.done, total, rate, eta
+
+
+def _chunk_size(total: int, pool: Pool) -> int:
+    """`CHUNK` deals, fewer when that would leave workers without a chunk; one at a time in
+    this process, where a chunk buys nothing and an interrupt should lose as little as can be."""
+    if pool.in_process:
+        return 1
+    return max(1, min(CHUNK, math.ceil(total / (IN_FLIGHT_PER_WORKER * pool.workers()))))
+
+
+def _count(name: str, value: int | None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be 1 or more, not {value}")
+    return value
+
+
+def _checked(deals: Iterable[int | str]) -> Sequence[int | str]:
+    """The deals as a sequence, every one checked (a range by its two ends)."""
+    if isinstance(deals, str):
+        raise ValueError("deals is a collection of deal numbers or layouts: put a layout in a list")
+    if isinstance(deals, range):
+        for end in deals[:1], deals[-1:]:
+            for deal in end:
+                check_deal_number(deal)
+        return deals
+    checked = tuple(deals)
+    for deal in checked:
         if isinstance(deal, bool) or not isinstance(deal, (int, str)):
             raise ValueError(f"a deal is a deal number or a 52-card layout, not {deal!r}")
         if isinstance(deal, str):
             parse_layout(deal)  # a bad layout fails here, in the caller, with its reason
         else:
             check_deal_number(deal)
-        yield deal
-
-
-def _chunks(items: Iterator[int | str], size: int) -> Iterator[list[int | str]]:
-    part: list[int | str] = []
-    for item in items:
-        part.append(item)
-        if len(part) == size:
-            yield part
-            part = []
-    if part:
-        yield part
+    return checked

@@ -116,6 +116,7 @@ def test_it_is_really_pyodide_with_no_thread_and_no_process_pool(run):
     assert environment["python"][:2] == [3, 14]
     assert environment["thread"].startswith("RuntimeError"), environment["thread"]
     assert environment["process_pool"] != "ok", environment["process_pool"]
+    assert environment["winnability_in_process"] is True  # no pool: it solves in-process
 
 
 def test_nothing_was_fetched_from_the_network(run):
@@ -144,6 +145,7 @@ def test_the_solver_hints_and_deals_as_in_cpython(run, cpython_facts):
     move, _, verdict, reason = solver["hint_exact"]
     assert verdict == "winnable" and move == solver["solve"]["2"][1][0] and reason
     assert solver["deal_winnable"][1] is True  # proven winnable
+    assert solver["winnability"] == [2, 1, 0, 3]  # deals 1 and 2 winnable, 3 not, in-process
     assert solver == cpython_facts["solver"]
 
 

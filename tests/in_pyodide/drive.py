@@ -12,7 +12,8 @@ default job runner: a worker thread where one can start, the caller's own turn w
 (Pyodide). The hint, the review and the winnable deal must each come back with an answer.
 
 `environment()` says what the Python it runs in can do (threads, process pools), so the test
-can check that the Pyodide run really had neither.
+can check that the Pyodide run really had neither, and whether `winnability` had to solve in
+its own process for want of a process pool.
 
 Standard library and pyramid_widget only: the same file must import in both places.
 """
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pyramid_widget import Game, IllegalMove, deal_winnable, hint, review, solve
+from pyramid_widget import Game, IllegalMove, deal_winnable, hint, review, solve, winnability
 from pyramid_widget.store import Store
 
 #: The deal most facts are about (classic rules): winnable, solved in milliseconds.
@@ -55,11 +56,16 @@ def environment() -> dict[str, Any]:
         with concurrent.futures.ProcessPoolExecutor(max_workers=1) as executor:
             executor.submit(abs, -1).result(timeout=60)
 
+    from pyramid_widget.solver.pools import local_pool
+
+    statistics = local_pool(2)  # what `winnability` solves on when given no executor
+    statistics.close(interrupted=False)
     return {
         "platform": sys.platform,
         "python": list(sys.version_info[:3]),
         "thread": attempt(thread),
         "process_pool": attempt(pool),
+        "winnability_in_process": statistics.in_process,
     }
 
 
@@ -111,11 +117,13 @@ def solver() -> dict[str, Any]:
     exact = hint(start, fair=False, time_limit=30.0)
     fair = hint(start, fair=True, time_limit=0.3)
     found = deal_winnable("classic", seed=7)
+    counted = winnability([1, 2, 3], "classic", time_limit=None, progress=None)
     return {
         "solve": verdicts,
         "hint_exact": [exact.move, exact.kind, exact.verdict, exact.reason],
         "hint_fair": [fair.move, fair.kind, fair.verdict, fair.reason, fair.chance],
         "deal_winnable": [found.game.deal_number, found.proven, found.tries],
+        "winnability": [counted.winnable, counted.unwinnable, counted.unknown, counted.deals],
     }
 
 

@@ -1,11 +1,20 @@
 """The command line: `python -m pyramid_widget solve ...` and `python -m pyramid_widget stats ...`.
 
     solve --layout "<52 cards>" | --deal N  [--rules NAME] [--optimal] [--time-limit S] [--json]
-    stats --deals A-B [--rules NAME] [--jobs N] [--time-limit S] [--json]
+    stats --deals A-B [--rules NAME] [--jobs N | --scheduler ADDRESS] [--time-limit S]
+          [--progress | --no-progress] [--json]
+
+`stats` solves on a local process pool (`--jobs` processes, all cores by default) or on a dask
+cluster (`--scheduler tcp://host:8786`, with `pyramid-widget[distributed]` installed here and
+pyramid-widget on the workers). Its progress (deals done, rate, time left) goes to stderr: a
+bar redrawn in place when stderr is a terminal; `--progress` also writes it where stderr is
+not a terminal (a line every few seconds), `--no-progress` never. Ctrl+C stops the run: the
+deals decided so far are printed as usual, marked interrupted, and the exit status is 130.
 
 Bad input (an unknown rules name, a malformed layout, a bad range, a deal number out of
-range, a time limit that is not a positive number) gets a one-line message on stderr and exit
-status 2; an undecided solve exits 1.
+range, a time limit that is not a positive number, a scheduler that cannot be reached, dask
+not installed for `--scheduler`) gets a one-line message on stderr and exit status 2; an
+undecided solve exits 1.
 """
 
 from __future__ import annotations
@@ -14,8 +23,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .deals import MAX_DEAL
 from .game import Game
@@ -73,7 +81,15 @@ def _parser() -> _Parser:
     stats = commands.add_parser("stats", help="winnability over a range of numbered deals")
     stats.add_argument("--deals", required=True, help="a range of deal numbers, e.g. 1-1000")
     stats.add_argument("--rules", default="classic", help="a preset or e.g. classic,passes=1")
-    stats.add_argument("--jobs", type=int, default=None, help="worker processes (all cores)")
+    where = stats.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=None, help="worker processes (all cores)")
+    where.add_argument("--scheduler", help="a dask scheduler's address, e.g. tcp://host:8786")
+    stats.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress on stderr (default: a bar when stderr is a terminal)",
+    )
     stats.add_argument("--time-limit", type=_positive, default=5.0, help="seconds per deal")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -125,13 +141,41 @@ def _stats(args: argparse.Namespace) -> int:
     deals = _deal_range(args.deals)
     if args.jobs is not None and args.jobs < 1:
         raise _BadInput(f"--jobs must be 1 or more, not {args.jobs}")
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        result = winnability(deals, rules, time_limit=args.time_limit, executor=pool)
+    progress = "auto" if args.progress is None else args.progress
+    if args.scheduler is None:
+        result = winnability(
+            deals, rules, time_limit=args.time_limit, workers=args.jobs, progress=progress
+        )
+    else:
+        with _dask_client(args.scheduler) as client:
+            result = winnability(
+                deals, rules, time_limit=args.time_limit, executor=client, progress=progress
+            )
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
         print(result)
-    return 0
+    return INTERRUPTED if result.interrupted else 0
+
+
+INTERRUPTED = 130
+"""The exit status of a run stopped by Ctrl+C, as shells report a command ended by SIGINT."""
+
+
+def _dask_client(address: str) -> Any:
+    """A dask Client connected to ``address``. How long it tries is dask's own setting
+    (``distributed.comm.timeouts.connect``, 30 s unless configured)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise _BadInput(
+            "--scheduler needs dask: pip install 'pyramid-widget[distributed]'"
+        ) from None
+    try:
+        return Client(address)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise _BadInput(f"cannot reach the dask scheduler at {address}: {reason}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (_BadInput, ValueError, TypeError) as error:  # how the library refuses bad input
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # stopped before there was anything to print
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

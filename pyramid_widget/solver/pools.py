@@ -110,15 +110,19 @@ class LocalPool(FuturesPool):
         super().__init__(executor, workers)
 
     def close(self, *, interrupted: bool) -> None:
-        pool = self.executor
-        if interrupted:
-            stop = getattr(pool, "terminate_workers", None)  # Python 3.14
-            if stop is not None:
-                stop()
-            else:  # a running chunk may take minutes: end the workers rather than wait
-                for process in list((getattr(pool, "_processes", None) or {}).values()):
-                    process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        if interrupted:  # a running chunk may take minutes: end the workers rather than wait
+            _end_workers(self.executor)
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: Executor) -> None:
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if stop is not None:
+        stop()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+        process.join()
 
 
 def _ignore_interrupts() -> None:
@@ -147,6 +151,7 @@ def local_pool(workers: int) -> FuturesPool:
     try:
         pool.submit(_ready).result()
     except (BrokenProcessPool, NotImplementedError, OSError, RuntimeError):
+        _end_workers(pool)  # those that started would wait for work for good
         pool.shutdown(wait=False, cancel_futures=True)
         return FuturesPool(InlineExecutor(), 1)
     except BaseException:  # an interrupt while the workers start: end them too

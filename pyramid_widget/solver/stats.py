@@ -239,71 +239,92 @@ def winnability(
     workers, chunk = _count("workers", workers), _count("chunk", chunk)
     display = progress_display(progress, len(deals), rules.name)
     started = time.perf_counter()
-    tally = _Tally()
+    chunks: list[_Chunk] = []  # every chunk sent, in order
+    running: dict[Any, _Chunk] = {}  # those not yet counted, by their handle
     pool: Pool | None = None
-    pending: dict[Any, Sequence[int | str]] = {}
-    sent = 0
-    finished = interrupted = False
+    finished = False
+    done = 0  # deals counted, for the progress display
     try:
         if deals:
             pool = pool_for(executor, workers, len(deals))
             size = chunk or _chunk_size(len(deals), pool)
-            while sent < len(deals) or pending:
-                while sent < len(deals) and len(pending) < IN_FLIGHT_PER_WORKER * pool.workers():
-                    part = deals[sent : sent + size]
-                    pending[pool.submit(solve_chunk, list(part), rules.name, time_limit)] = part
-                    sent += len(part)
-                for handle in pool.wait(pending):
-                    tally.add(pool.result(handle), len(pending.pop(handle)))
+            while _sent(chunks) < len(deals) or running:
+                while (
+                    _sent(chunks) < len(deals)
+                    and len(running) < IN_FLIGHT_PER_WORKER * pool.workers()
+                ):
+                    first = _sent(chunks)
+                    part = list(deals[first : first + size])
+                    sent = _Chunk(first, first + len(part))
+                    sent.handle = pool.submit(solve_chunk, part, rules.name, time_limit)
+                    chunks.append(sent)
+                    running[sent.handle] = sent
+                for handle in pool.wait(running):
+                    done += _count_in(running, handle, pool)
                     if display is not None:
-                        display.update(*tally.progress(len(deals), started))
+                        display.update(*_progress(done, len(deals), started))
         finished = True
     except KeyboardInterrupt:
-        interrupted = True
-        if pool is not None:
-            for handle in [handle for handle in pending if pool.finished(handle)]:
-                tally.add(pool.result(handle), len(pending.pop(handle)))  # done before the stop
+        if pool is not None:  # what finished before the interrupt still counts
+            for handle in [handle for handle in running if pool.finished(handle)]:
+                _count_in(running, handle, pool)
     finally:
         if pool is not None:
             if not finished:
-                pool.cancel(pending)
+                pool.cancel(running)
             pool.close(interrupted=not finished)
         if display is not None:
-            seconds = time.perf_counter() - started
-            display.close(tally.done, len(deals), seconds, not finished)
-    not_tried = [deal for part in pending.values() for deal in part]
+            done = sum(c.end - c.start for c in chunks if c.outcome is not None)
+            display.close(done, len(deals), time.perf_counter() - started, not finished)
+    counted = [c.outcome for c in chunks if c.outcome is not None]
+    undecided = [deal for _, _, left in counted for deal in left]
+    not_tried = [deal for c in chunks if c.outcome is None for deal in deals[c.start : c.end]]
     return Winnability(
         rules.name,
-        tally.winnable,
-        tally.unwinnable,
-        len(tally.undecided),
+        sum(winnable for winnable, _, _ in counted),
+        sum(unwinnable for _, unwinnable, _ in counted),
+        len(undecided),
         time.perf_counter() - started,
-        tuple(tally.undecided),
-        interrupted,
-        (*not_tried, *deals[sent:]),
+        tuple(undecided),
+        not finished,
+        (*not_tried, *deals[_sent(chunks) :]),
     )
 
 
-class _Tally:
-    """The verdicts counted so far."""
+@dataclass
+class _Chunk:
+    """Deals ``deals[start:end]`` sent as one call. An interrupt may land between any two
+    steps of the loop, so each step is one assignment and the counts are taken at the end
+    from these records alone: a chunk counts once its outcome is set, and is not tried until
+    then, whatever else was half done."""
 
-    def __init__(self) -> None:
-        self.winnable = self.unwinnable = self.done = 0
-        self.undecided: list[int | str] = []
+    start: int
+    end: int
+    handle: Any = None
+    outcome: tuple[int, int, list[int | str]] | None = None
 
-    def add(self, counts: tuple[int, int, list[int | str]], deals: int) -> None:
-        winnable, unwinnable, undecided = counts
-        self.winnable += winnable
-        self.unwinnable += unwinnable
-        self.undecided.extend(undecided)
-        self.done += deals
 
-    def progress(self, total: int, started: float) -> tuple[int, int, float | None, float | None]:
-        """(done, total, deals per second, seconds left) for a progress display."""
-        elapsed = time.perf_counter() - started
-        rate = self.done / elapsed if self.done and elapsed > 0 else None
-        eta = (total - self.done) / rate if rate else None
-        return self.done, total, rate, eta
+def _sent(chunks: list[_Chunk]) -> int:
+    """How many deals were sent (chunks go out in order)."""
+    return chunks[-1].end if chunks else 0
+
+
+def _count_in(running: dict[Any, _Chunk], handle: Any, pool: Pool) -> int:
+    """Take a finished chunk's outcome and drop its handle (a dask future held on to would
+    keep its result on the cluster); returns its number of deals."""
+    sent = running[handle]
+    sent.outcome = pool.result(handle)
+    del running[handle]
+    sent.handle = None
+    return sent.end - sent.start
+
+
+def _progress(done: int, total: int, started: float) -> tuple[int, int, float | None, float | None]:
+    """(done, total, deals per second, seconds left) for a progress display."""
+    elapsed = time.perf_counter() - started
+    rate = done / elapsed if done and elapsed > 0 else None
+    eta = (total - done) / rate if rate else None
+    return done, total, rate, eta
 
 
 def _chunk_size(total: int, pool: Pool) -> int:

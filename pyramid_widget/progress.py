@@ -204,7 +204,12 @@ class NotebookBar:
         from IPython.display import display
 
         self.bar = ipywidgets.IntProgress(
-            value=0, min=0, max=max(total, 1), description=label, bar_style="info"
+            value=0,
+            min=0,
+            max=max(total, 1),
+            description=label,
+            bar_style="info",
+            style={"description_width": "initial"},  # a rules name in full
         )
         self.words = ipywidgets.Label(summary(0, total, None, None))
         self.shown_at: float | None = None

@@ -314,3 +314,20 @@ def test_a_bad_deal_late_in_the_list_is_refused_before_the_first_is_solved():
         winnability(range(1, MAX_DEAL + 2), "classic", executor=pool, progress=None)
     assert pool.submitted == 0
     pool.shutdown()
+
+
+def test_statistics_need_neither_dask_nor_jupyter():
+    """dask is an optional extra and ipywidgets a notebook's: neither is loaded by importing
+    the package or counting deals outside a kernel."""
+    script = (
+        "import sys\n"
+        "import pyramid_widget\n"
+        "from pyramid_widget import winnability\n"
+        "assert winnability(range(1, 5), 'classic', progress=True).deals == 4\n"
+        "loaded = {'dask', 'distributed', 'ipywidgets', 'IPython'} & set(sys.modules)\n"
+        "print(sorted(loaded))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert "4 deals in" in done.stderr  # progress=True outside a terminal: lines on stderr

@@ -8,8 +8,10 @@ of W worker processes (2 by default: the pool it makes when given no executor) a
 `LocalCluster` of W single-threaded worker processes, through a `Client`; with --in-process
 also one by one in this process. Prints, for each run, the wall time (the local pool's start
 included, as a caller meets it; the cluster's start printed apart, as a cluster outlives a
-run), the deals per second, whether the verdicts agree with the first run's, and the load
-average when it started; then the median of each. The runs alternate R times (2 by default,
+run), the deals per second, the CPU time the solving processes spent per deal (the workers'
+own, so a machine busy with other work changes it less than the wall time; dask's workers'
+include their own upkeep), whether the verdicts agree with the first run's, and the load
+average when it started; then the medians. The runs alternate R times (2 by default,
 in turn A B then B A), so load from elsewhere on the machine shows as spread, not as bias.
 Without dask installed (`pip install 'pyramid-widget[distributed]'`), only the pool runs.
 """
@@ -18,17 +20,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from pyramid_widget import winnability
 from pyramid_widget.solver.pools import InlineExecutor
 
 
 def verdicts(result) -> tuple:
-    return result.winnable, result.unwinnable, result.undecided
+    return result.winnable, result.unwinnable, sorted(result.undecided, key=str)
 
 
 def main() -> None:
@@ -41,14 +45,20 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true", help="also solve in this process")
     args = parser.parse_args()
     deals = range(1, args.deals + 1)
-    runs: dict[str, Callable[[], object]] = {
-        f"process pool ({args.workers})": lambda: winnability(
-            deals, args.rules, time_limit=args.limit, workers=args.workers, progress=None
+    runs: dict[str, Run] = {
+        f"process pool ({args.workers})": Run(
+            lambda: winnability(
+                deals, args.rules, time_limit=args.limit, workers=args.workers, progress=None
+            ),
+            children_cpu,  # the pool's workers are ended, and so counted, when a run is done
         )
     }
     if args.in_process:
-        runs["in this process"] = lambda: winnability(
-            deals, args.rules, time_limit=args.limit, executor=InlineExecutor(), progress=None
+        runs["in this process"] = Run(
+            lambda: winnability(
+                deals, args.rules, time_limit=args.limit, executor=InlineExecutor(), progress=None
+            ),
+            own_cpu,
         )
     print(f"{args.rules}, deals 1-{args.deals}, {args.limit:g} s per deal")
     try:
@@ -74,8 +84,11 @@ def main() -> None:
             f"dask LocalCluster of {args.workers} started in {time.perf_counter() - started:.2f} s"
         )
         try:
-            runs[f"dask Client ({args.workers})"] = lambda: winnability(
-                deals, args.rules, time_limit=args.limit, executor=client, progress=None
+            runs[f"dask Client ({args.workers})"] = Run(
+                lambda: winnability(
+                    deals, args.rules, time_limit=args.limit, executor=client, progress=None
+                ),
+                lambda: sum(client.run(own_cpu).values()),  # the workers, as they run on
             )
             measure(runs, args.repeat, len(deals))
         finally:
@@ -83,33 +96,54 @@ def main() -> None:
             cluster.close()
 
 
-def measure(runs: dict[str, Callable[[], object]], repeat: int, count: int) -> None:
+class Run(NamedTuple):
+    count: Callable[[], Any]
+    cpu: Callable[[], float]  # CPU seconds so far of whoever solves
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(runs: dict[str, Run], repeat: int, count: int) -> None:
     first = None
     seconds: dict[str, list[float]] = {label: [] for label in runs}
+    cpu: dict[str, list[float]] = {label: [] for label in runs}
     for round_ in range(1, repeat + 1):
         order = list(runs) if round_ % 2 else list(reversed(runs))  # A B, then B A: fairer
         for label in order:
             load = os.getloadavg()[0]
-            started = time.perf_counter()
-            result = runs[label]()
+            cpu_before, started = runs[label].cpu(), time.perf_counter()
+            result = runs[label].count()
             spent = time.perf_counter() - started
+            used = runs[label].cpu() - cpu_before
             seconds[label].append(spent)
+            cpu[label].append(used)
             first = first or result
             print(
                 f"round {round_}  {label:<20} {spent:7.2f} s  {count / spent:7.1f} deals/s  "
+                f"{1000 * used / count:5.1f} ms CPU/deal  "
                 f"{result.winnable} winnable, {result.unwinnable} not, {result.unknown} undecided"
                 f"  ({agreement(result, first)}; load {load:.1f})"
             )
     for label, spent in seconds.items():
         middle = statistics.median(spent)
-        print(f"median   {label:<20} {middle:7.2f} s  {count / middle:7.1f} deals/s")
+        print(
+            f"median   {label:<20} {middle:7.2f} s  {count / middle:7.1f} deals/s  "
+            f"{1000 * statistics.median(cpu[label]) / count:5.1f} ms CPU/deal"
+        )
 
 
 def agreement(result, first) -> str:
-    """Whether two runs' verdicts agree. The time limit is wall-clock, so on a loaded machine a
-    hard deal may run out of time in one run and not in another: the runs still agree if one
-    decided every deal the other did (its undecided deals are among the other's) and its
-    counts are no lower."""
+    """Whether two runs' verdicts agree, as far as counts can tell. The time limit is
+    wall-clock, so on a loaded machine a hard deal may run out of time in one run and not in
+    another: runs agree if one decided every deal the other did, with counts no lower."""
     if verdicts(result) == verdicts(first):
         return "same verdicts"
     for more, less in ((result, first), (first, result)):
@@ -120,7 +154,7 @@ def agreement(result, first) -> str:
         ):
             extra = len(less.undecided) - len(more.undecided)
             return f"same verdicts where both decided; {extra} more decided in one"
-    return "DIFFERENT verdicts"
+    return "other deals ran out of time in each run"
 
 
 if __name__ == "__main__":

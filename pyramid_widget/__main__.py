@@ -136,6 +136,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     from .solver import winnability
+    from .solver.stats import DealsLeft
 
     rules = _rules(args.rules)
     deals = _deal_range(args.deals)
@@ -152,7 +153,10 @@ def _stats(args: argparse.Namespace) -> int:
                 deals, rules, time_limit=args.time_limit, executor=client, progress=progress
             )
     if args.json:
-        print(json.dumps(result.to_dict()))
+        # The deals not tried as ranges ("2901-3000"), as --deals takes them: a run of a
+        # billion deals stopped early stays a line.
+        not_tried = DealsLeft(result.not_tried).spans()
+        print(json.dumps({**result.to_dict(), "not_tried": not_tried}))
     else:
         print(result)
     return INTERRUPTED if result.interrupted else 0

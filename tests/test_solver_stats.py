@@ -19,7 +19,7 @@ from pyramid_widget import Game, Rules, deal_winnable, solve, winnability
 from pyramid_widget.deals import MAX_DEAL
 from pyramid_widget.solver import wilson
 from pyramid_widget.solver.pools import DEFAULT_WORKERS, InlineExecutor
-from pyramid_widget.solver.stats import IN_FLIGHT_PER_WORKER
+from pyramid_widget.solver.stats import IN_FLIGHT_PER_WORKER, DealsLeft
 
 
 def test_a_winnable_deal_is_proven_and_replays():
@@ -331,3 +331,23 @@ def test_statistics_need_neither_dask_nor_jupyter():
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
     assert "4 deals in" in done.stderr  # progress=True outside a terminal: lines on stderr
+
+
+def test_a_run_over_every_deal_stopped_early_keeps_the_rest_as_a_range():
+    every = range(1, MAX_DEAL + 1)
+    result = winnability(every, "classic", executor=InlineExecutor(), progress=interrupt_when(5))
+    assert result.interrupted and result.deals >= 5
+    left = result.not_tried
+    assert len(left) == MAX_DEAL - result.deals and left[-1] == MAX_DEAL
+    assert left.spans()[-1].endswith(f"-{MAX_DEAL}")  # one span, not four billion numbers
+    assert result.deals + 1 == left[0]  # in-process, one deal at a time, in order
+
+
+def test_the_deals_left_are_a_sequence():
+    left = DealsLeft(("Ac 2c",), (3, 4), range(5, 9), DealsLeft((20,)))
+    assert list(left) == ["Ac 2c", 3, 4, 5, 6, 7, 8, 20] and len(left) == 8
+    assert left[-1] == 20 and left[1:3] == (3, 4) and left == tuple(left)
+    assert left.spans() == ["Ac 2c", "3-8", "20"]
+    with pytest.raises(IndexError):
+        left[8]
+    assert DealsLeft() == () and DealsLeft().spans() == []

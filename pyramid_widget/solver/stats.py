@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import operator
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,8 +89,8 @@ class Winnability:
     rate: winnable / decided deals (None if none was decided); low, high: its 95 % Wilson
     interval. undecided: the deals (numbers or layouts) the time limit left undecided.
     interrupted: the run was stopped (Ctrl+C, a kernel interrupt) before every deal was solved;
-    the counts are then those of the deals decided by that moment, and not_tried lists the
-    others (in flight or never sent), which count in none of them.
+    the counts are then those of the deals decided by that moment, and not_tried holds the
+    others in order (in flight or never sent; a `DealsLeft`), which count in none of them.
     """
 
     rules: str
@@ -99,7 +100,7 @@ class Winnability:
     seconds: float
     undecided: tuple[int | str, ...] = field(default=())
     interrupted: bool = False
-    not_tried: tuple[int | str, ...] = field(default=())
+    not_tried: Sequence[int | str] = field(default=())
 
     @property
     def deals(self) -> int:
@@ -278,7 +279,7 @@ def winnability(
             display.close(done, len(deals), time.perf_counter() - started, not finished)
     counted = [c.outcome for c in chunks if c.outcome is not None]
     undecided = [deal for _, _, left in counted for deal in left]
-    not_tried = [deal for c in chunks if c.outcome is None for deal in deals[c.start : c.end]]
+    cancelled = [deal for c in chunks if c.outcome is None for deal in deals[c.start : c.end]]
     return Winnability(
         rules.name,
         sum(winnable for winnable, _, _ in counted),
@@ -287,8 +288,81 @@ def winnability(
         time.perf_counter() - started,
         tuple(undecided),
         not finished,
-        (*not_tried, *deals[_sent(chunks) :]),
+        DealsLeft(tuple(cancelled), deals[_sent(chunks) :]),
     )
+
+
+class DealsLeft(Sequence):
+    """Deals in order, kept as the pieces they came in (tuples, ranges): after an interrupt in
+    ``range(1, 2**32)`` the deals never sent stay a range and take no memory.
+
+    >>> left = DealsLeft((7, 9), range(12, 16))
+    >>> len(left), list(left), left[2], left == (7, 9, 12, 13, 14, 15)
+    (6, [7, 9, 12, 13, 14, 15], 12, True)
+    >>> left.spans()
+    ['7', '9', '12-15']
+    """
+
+    def __init__(self, *parts: Sequence[int | str]) -> None:
+        flat = [
+            piece
+            for part in parts
+            for piece in (part.parts if isinstance(part, DealsLeft) else (part,))
+        ]
+        self.parts = tuple(part for part in flat if len(part))
+        self.size = sum(len(part) for part in self.parts)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[int | str]:
+        for part in self.parts:
+            yield from part
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(self.size)[index])
+        position = operator.index(index)
+        if position < 0:
+            position += self.size
+        if not 0 <= position < self.size:
+            raise IndexError("DealsLeft index out of range")
+        for part in self.parts:
+            if position < len(part):
+                return part[position]
+            position -= len(part)
+        raise AssertionError("unreachable: the sizes add up")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"DealsLeft({', '.join(map(repr, self.parts))})"
+
+    def spans(self) -> list[str]:
+        """The deals as the command line writes them: a run of numbered deals as a range
+        ("12-15", one span however long a range is), a layout as it is."""
+        runs: list[list] = []  # [first, last] of consecutive numbers, or [layout, layout]
+
+        def add(first: int | str, last: int | str) -> None:
+            previous = runs[-1][1] if runs else None
+            if isinstance(first, int) and isinstance(previous, int) and previous + 1 == first:
+                runs[-1][1] = last
+            else:
+                runs.append([first, last])
+
+        for part in self.parts:
+            if isinstance(part, range) and part.step == 1:
+                add(part[0], part[-1])
+            else:
+                for deal in part:
+                    add(deal, deal)
+        return [str(first) if first == last else f"{first}-{last}" for first, last in runs]
 
 
 @dataclass

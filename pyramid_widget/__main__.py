@@ -8,8 +8,9 @@
 cluster (`--scheduler tcp://host:8786`, with `pyramid-widget[distributed]` installed here and
 pyramid-widget on the workers). Its progress (deals done, rate, time left) goes to stderr: a
 bar redrawn in place when stderr is a terminal; `--progress` also writes it where stderr is
-not a terminal (a line every few seconds), `--no-progress` never. Ctrl+C stops the run: the
-deals decided so far are printed as usual, marked interrupted, and the exit status is 130.
+not a terminal (a line every 10 s), `--no-progress` never. Ctrl+C stops the run: the deals
+decided so far are printed as usual, marked interrupted (with `--json`, "not_tried" names the
+deals left as ranges, "2901-3000", as --deals takes them), and the exit status is 130.
 
 Bad input (an unknown rules name, a malformed layout, a bad range, a deal number out of
 range, a time limit that is not a positive number, a scheduler that cannot be reached, dask

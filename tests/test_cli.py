@@ -8,6 +8,7 @@ import os
 import pty
 import re
 import select
+import signal
 import socket
 import struct
 import subprocess
@@ -93,7 +94,8 @@ def in_terminal(args: list[str], *, ctrl_c_after: int | None = None, total: int)
     """Run the command line with a real pseudo-terminal as its controlling terminal (stdin
     and stderr), stdout a pipe. With ``ctrl_c_after``, once the progress bar shows that many
     deals done, type Ctrl+C: the terminal itself sends SIGINT to the command and its workers.
-    Returns (exit status, stdout, what the terminal showed, process group id)."""
+    Returns (exit status, stdout, what the terminal showed, whether any process it started
+    was still running once it had exited)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
 
@@ -131,12 +133,14 @@ def in_terminal(args: list[str], *, ctrl_c_after: int | None = None, total: int)
                 break
         status = child.wait(timeout=60)
         out = child.stdout.read().decode()
+        lingering = not group_is_gone(child.pid)  # a worker outliving the command
     finally:
-        if child.poll() is None:
-            child.kill()
+        if not group_is_gone(child.pid):  # a hung run: end it and everything it started
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
         child.stdout.close()
         os.close(master)
-    return status, out, shown.decode(errors="replace"), child.pid
+    return status, out, shown.decode(errors="replace"), lingering
 
 
 def deals_in(spans: list[str]) -> int:
@@ -157,7 +161,7 @@ def group_is_gone(pgid: int) -> bool:
 
 
 def test_ctrl_c_prints_what_was_decided_and_exits_130():
-    status, out, shown, group = in_terminal(
+    status, out, shown, lingering = in_terminal(
         ["stats", "--deals", "1-3000", "--jobs", "2", "--json"], ctrl_c_after=50, total=3000
     )
     assert status == 130, shown
@@ -168,7 +172,7 @@ def test_ctrl_c_prints_what_was_decided_and_exits_130():
     assert answer["winnable"] + answer["unwinnable"] + answer["unknown"] == answer["deals"]
     assert "/s" in shown and "left" in shown  # the bar said the rate and the time left
     assert "interrupted after" in shown and "Traceback" not in shown
-    assert group_is_gone(group)  # the pool's workers ended with the command
+    assert not lingering  # the pool's workers ended with the command
 
 
 def test_the_bar_on_a_terminal_and_none_with_no_progress():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import _thread
 import json
 import multiprocessing
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -200,6 +202,25 @@ def test_progress_counts_every_deal_with_a_rate_and_the_time_left():
     assert seen[-1][3] == 0  # nothing left
 
 
+def python(script: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``script`` in a new Python, in a process group of its own: if it hangs, it is ended
+    with every process it started, so nothing outlives the test."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        raise
+    return subprocess.CompletedProcess(child.args, child.returncode, out, err)
+
+
 PYODIDE_PREAMBLE = {
     # What Pyodide answers (tests/test_pyodide.py sees it there): the pool's own check fails
     # with NotImplementedError "This Python build lacks multiprocessing.synchronize".
@@ -226,9 +247,7 @@ def test_where_no_process_pool_can_be_made_the_deals_are_solved_in_process(limit
         "children = multiprocessing.process.active_children()\n"
         "print(json.dumps([result.winnable, result.unwinnable, result.unknown, len(children)]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
-    )
+    done = python(script)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [*truth(range(1, 13)), 0]  # same answers, no process
 
@@ -327,7 +346,7 @@ def test_statistics_need_neither_dask_nor_jupyter():
         "loaded = {'dask', 'distributed', 'ipywidgets', 'IPython'} & set(sys.modules)\n"
         "print(sorted(loaded))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    done = python(script)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
     assert "4 deals in" in done.stderr  # progress=True outside a terminal: lines on stderr

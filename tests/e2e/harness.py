@@ -459,6 +459,23 @@ def run_code(page: Page, code: str, timeout_ms: int = RUN_TIMEOUT_MS) -> str:
     return _outputs_text(result["outputs"]).rstrip("\n")
 
 
+#: The README's pictures of the board; tests write them only when asked (see `screenshot`).
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def screenshot(target: Locator, name: str) -> None:
+    """Save a picture of `target` as docs/screenshots/`name`, only with PYRAMID_SCREENSHOTS=1.
+
+    The tests that reach a state worth showing call this, so the pictures are always of a
+    board the suite has just checked; an ordinary run leaves the tree clean. To refresh them:
+    ``PYRAMID_SCREENSHOTS=1 .venv/bin/python -m pytest tests/e2e/test_widget_look.py``.
+    """
+    if os.environ.get("PYRAMID_SCREENSHOTS") != "1":
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(SCREENSHOTS / name), animations="disabled")
+
+
 def wait_for_widget(page: Page, selector: str, timeout_ms: int = WIDGET_TIMEOUT_MS) -> Locator:
     """The first element matching `selector` inside a cell's output area, once it is visible."""
     locator = page.locator(".jp-OutputArea-output").locator(selector).first

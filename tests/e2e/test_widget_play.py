@@ -4,13 +4,9 @@ user: clicks, keys, cells, and what the kernel's game says afterwards."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from harness import run_all, run_code, wait_for_widget
 from playwright.sync_api import Page, expect
-
-REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "docs" / "screenshots"
 
 # open-stock.jsonl index 0: winnable; its optimal line starts Kc, Kh, 7h+6d.
 LAYOUT = (
@@ -67,8 +63,6 @@ def test_the_board_renders_and_plays_by_clicks(lab_notebook):
     seven.click()
     expect(seven).to_have_class(_has("pw-selected"))
     expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    board.screenshot(path=str(SCREENSHOTS / "board.png"), animations="disabled")  # README
     # Tapping it again deselects it; select it again and pair it with the stock top.
     seven.click()
     expect(seven).not_to_have_class(_has("pw-selected"))

@@ -2,7 +2,7 @@
 // Pyramid Solitaire front end: one anywidget ES module, no bundler, no dependencies.
 //
 // Python's None reaches some front ends as null and others as undefined (JupyterLite's
-// Pyodide kernel), so absent values are always tested loosely (`== null`), never `=== null`.
+// Pyodide kernel), so absent values are always tested loosely (`== null`), never strictly.
 //
 // Every view draws the model's `state` trait and nothing else, so all views of one widget show
 // the same board; only the selection, the keyboard cursor, the message line, which notices
@@ -39,12 +39,14 @@
  * @property {"pyramid" | "deck"} win
  * @property {boolean} scoring
  * @property {boolean} king_from_stock
- * @property {RulesSection[]} [explained] how to play under these rules, for the Rules panel
- *   (sent for the game's rules, not for `next_rules`)
+ * @property {string} passes_choice the value of the catalog's pass choice: "1" ... "unlimited"
  */
 
-/** One section of the Rules panel (view.py, from `Rules`): a title and its sentences. */
-/** @typedef {{title: string, text: string}} RulesSection */
+/**
+ * The game's own rules (view.py `rules_view`): the settings and how to play under them, in
+ * sections for the Rules panel (the rules' own, then the controls).
+ * @typedef {RulesView & {explained: {title: string, text: string}[]}} GameRulesView
+ */
 
 /**
  * One pyramid slot, apex first (view.py `pyramid_statuses`).
@@ -107,8 +109,9 @@
  * @property {number | null} fewest_moves
  * @property {number | null} best_score
  * @property {number | null} win_rate 0..1
- * @property {boolean} saving false with store=None
- * @property {string[]} notes sentences saying what counts (and why the losses are what they are)
+ * @property {boolean} saving false with store=None or a read-only database
+ * @property {string[]} notes sentences saying what counts, which games the losses were, and
+ *   whether saving is off
  */
 
 /** @typedef {"winnable" | "unwinnable" | "unknown" | "won"} ReviewVerdict */
@@ -177,7 +180,7 @@
  * @property {number} version
  * @property {number} position_version
  * @property {{id: string | null, number: number | null, proven: boolean | null}} deal
- * @property {RulesView} rules
+ * @property {GameRulesView} rules
  * @property {SlotView[]} pyramid
  * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
  * @property {{count: number, top: CardCode | null, fan: CardCode[]}} waste
@@ -777,7 +780,7 @@ function patchMenuValues(parts, state) {
   if ([...parts.presetSelect.options].some((option) => option.value === preset)) {
     parts.presetSelect.value = preset;
   }
-  parts.passesSelect.value = next.passes == null ? "unlimited" : String(next.passes);
+  parts.passesSelect.value = next.passes_choice;
 }
 
 /**
@@ -943,19 +946,16 @@ function recordsContent(records, rules) {
   /** @type {Node[]} */
   const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
   for (const note of records.notes) parts.push(el("p", "pw-note", {}, note));
-  if (!records.saving) {
-    parts.push(el("p", "pw-note", {}, "Saving is off (store=None): nothing is recorded."));
-  }
   parts.push(actionButton("records", "Close"));
   return parts;
 }
 
 /** The Rules panel: how to play under the game's rules, in Python's sections.
- * @param {RulesView} rules @returns {Node[]} */
+ * @param {GameRulesView} rules @returns {Node[]} */
 function rulesContent(rules) {
   /** @type {Node[]} */
   const parts = [el("h3", "pw-section-title", {}, "How to play")];
-  for (const { title, text } of rules.explained || []) {
+  for (const { title, text } of rules.explained) {
     parts.push(el("h4", "pw-rules-title", {}, title), el("p", "pw-rules-text", {}, text));
   }
   parts.push(actionButton("rules-panel", "Close"));

@@ -28,6 +28,7 @@ RANK_NAMES = (
     "King",
 )
 SUIT_NAMES = {"c": "Clubs", "d": "Diamonds", "h": "Hearts", "s": "Spades"}
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
 PAIR_TOTAL = 13
 
@@ -74,6 +75,16 @@ class Card:
     @property
     def is_king(self) -> bool:
         return self.rank == 13
+
+    @property
+    def symbol(self) -> str:
+        """The card as the board draws it, for sentences a player reads: "10♠", "K♦".
+
+        >>> Card.parse("Ts").symbol, Card.parse("Kd").symbol
+        ('10♠', 'K♦')
+        """
+        rank = "10" if self.rank == 10 else RANKS[self.rank - 1]
+        return rank + SUIT_SYMBOLS[self.suit]
 
     @property
     def name(self) -> str:

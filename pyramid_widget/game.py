@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from . import codes
+from . import codes, svg
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
     build_layout,
@@ -128,6 +128,18 @@ class Move:
         if self.kind in ("draw", "recycle"):
             return self.kind
         return "+".join(str(card) for card in self.cards)
+
+    @property
+    def text(self) -> str:
+        """The move as a player reads it: "3♦ + 10♠", "K♠", "draw", "recycle" (notation,
+        `str(move)`, is for code).
+
+        >>> Move.parse("3d+Ts").text
+        '3♦ + 10♠'
+        """
+        if self.kind in ("draw", "recycle"):
+            return self.kind
+        return " + ".join(card.symbol for card in self.cards)
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -783,6 +795,10 @@ class Game:
 
     def __str__(self) -> str:
         return self.board()
+
+    def _repr_svg_(self) -> str:
+        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`."""
+        return svg.board(self)
 
     def __repr__(self) -> str:
         deal = f" #{self.deal_number}" if self.deal_number is not None else ""

@@ -93,9 +93,11 @@ class BadIntent(ValueError):
         self.reason = reason
 
 
-#: Actions whose meaning depends on the board the player was looking at: they carry the state
-#: version that view rendered, and are refused if the position changed since. Draw, recycle,
-#: undo and redo mean the same on any board (and a quick double tap must do it twice); new
+#: Taps and pairs carry the state version that the view rendered. A tap on a pile means what
+#: that pile showed (the stock's top card, whether it was empty), so it is refused as stale if
+#: the position changed since; a tap on a card and a pair name the cards they move, so they
+#: stand on any board where the engine allows them (quick taps on two Kings both go). Draw,
+#: recycle, undo and redo mean the same on any board (a quick double tap does it twice); new
 #: deal and restart throw the position away anyway.
 POSITIONAL = frozenset({"tap", "pair"})
 
@@ -324,7 +326,7 @@ def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any
     if action in POSITIONAL:
         if intent.version > session.version:
             raise BadIntent(f"version {intent.version} is newer than the board's")
-        if intent.version < session.position_version:
+        if intent.target in PILES and intent.version < session.position_version:
             raise BadIntent(STALE)
         if action == "pair":
             return session.play(Move.pair(*intent.cards)), {}

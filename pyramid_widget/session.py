@@ -37,6 +37,7 @@ from .store import DEFAULT, FinishedGame, NullStore, Store, _Default, open_store
 from .view import (
     CHECKING,
     OPTION_NAMES,
+    PAUSED,
     REVIEWING,
     Extras,
     MoveEvent,
@@ -48,7 +49,6 @@ from .view import (
     review_view,
 )
 
-PAUSED = "the game is paused: resume to play"
 REVIEW_LOCKED = (
     "the review judges with every card known, so it opens once the game is over "
     "or every card has been seen"
@@ -251,11 +251,6 @@ class GameSession:
         return self._position_version
 
     @property
-    def lock(self) -> threading.RLock:
-        """Held while a change is applied and published; a front end's message takes it too."""
-        return self._lock
-
-    @property
     def elapsed(self) -> float:
         return self._recorder.elapsed
 
@@ -269,7 +264,8 @@ class GameSession:
 
     @property
     def saving(self) -> bool:
-        return not isinstance(self._recorder.store, NullStore)
+        """Games are saved (False with store=None, or a records database opened read-only)."""
+        return self._recorder.store.saving
 
     @property
     def options(self) -> ViewOptions:
@@ -549,7 +545,14 @@ class GameSession:
             self._changed(MoveEvent("step"))
 
     def close_review(self) -> None:
+        """Close the review; a board stepped back through the reviewed game returns to where
+        the game ended (with its panel), not to the move last looked at."""
         with self._lock:
+            end = len(self._reviewed_line)
+            shown = self._review is not None and self._review.get("status") == "done"
+            stepped = self._game is self._reviewed_game and len(self._game.history) != end
+            if shown and stepped and not self._paused:
+                self.step_review(end)
             self._drop_review()
             self._publish(self._event, position=False)
 
@@ -566,19 +569,27 @@ class GameSession:
         self._review = shown
         self._publish(self._event, position=False)
 
-    def _start_review(self) -> Game:
-        """Check that the game may be reviewed and note what is being reviewed; return a copy
-        of the whole line played (redo moves included)."""
+    def _review_blocker(self) -> str | None:
+        """Why the game cannot be reviewed now, or None: the solver judges with every card
+        known, so the game must be over or every card seen, and a move must have been made."""
         game = self._game
         over = game.outcome is not None or self._recorder.finished
         if not over and not set(game.cards) <= game.seen:
-            raise IllegalMove(REVIEW_LOCKED)
-        line = game.copy()
+            return REVIEW_LOCKED
+        if not game.can_undo and not game.can_redo:
+            return NOTHING_TO_REVIEW
+        return None
+
+    def _start_review(self) -> Game:
+        """Check that the game may be reviewed and note what is being reviewed; return a copy
+        of the whole line played (redo moves included)."""
+        blocker = self._review_blocker()
+        if blocker is not None:
+            raise IllegalMove(blocker)
+        line = self._game.copy()
         while line.can_redo:
             line.redo()
-        if not line.history:
-            raise IllegalMove(NOTHING_TO_REVIEW)
-        self._reviewed_game, self._reviewed_line = game, tuple(line.log)
+        self._reviewed_game, self._reviewed_line = self._game, tuple(line.log)
         return line
 
     def _review_still_fits(self, event: MoveEvent) -> bool:
@@ -609,7 +620,8 @@ class GameSession:
         return recorder.game_id, recorder.finished, offer
 
     def _read_records(self) -> dict[str, Any]:
-        return records_view(self._recorder.records(), saving=self.saving)
+        recorder = self._recorder
+        return records_view(recorder.records(), saving=self.saving, losses=recorder.latest_losses())
 
     def _winnable_deal(self, rules: Rules) -> tuple[Game, bool]:
         found = solver.deal_winnable(rules)
@@ -661,6 +673,7 @@ class GameSession:
             finding_deal=self._finding_deal,
             proven=self._proven,
             deal_chosen=self._chosen,
+            review_blocker=self._review_blocker(),
             offer=offer_view(recorder.offer),
             records=self._records,
             review=self._review,

@@ -15,17 +15,18 @@ No Jupyter import here: the state is a plain JSON-able dict, testable without a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .game import Game
 from .rules import PRESETS, Rules
 from .svg import WASTE_FAN
+from .words import VERDICT_WORDS
 
 if TYPE_CHECKING:
-    from .records import Records
+    from .records import FinishedGame, Records, SavedGame
     from .review import Review
-    from .store import SavedGame
 
 #: Bumped when the shape of the state changes incompatibly, so a front end can tell.
 SCHEMA = 1
@@ -106,6 +107,7 @@ def catalog() -> dict[str, Any]:
             {"name": f.name, "label": f.metadata["label"], "help": f.metadata["help"]}
             for f in OPTION_FIELDS
         ],
+        "verdicts": dict(VERDICT_WORDS),
     }
 
 
@@ -170,6 +172,7 @@ class Extras:
     finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
     winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
     deal (by number, the daily deal, a deal code), so its number may be shown.
+    review_blocker: why the review cannot open now (None when it can).
     """
 
     elapsed: float = 0.0
@@ -183,6 +186,7 @@ class Extras:
     records: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
     deal_chosen: bool = False
+    review_blocker: str | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -196,13 +200,16 @@ def hint_view(hint: Any) -> dict[str, Any]:
     """
     move = getattr(hint, "move", None)
     chance = getattr(hint, "chance", None)
+    verdict = str(getattr(hint, "verdict", "unknown"))
     return {
         "status": "done",
         "move": str(move) if move is not None else None,
         "kind": str(getattr(hint, "kind", "none")),
-        "verdict": str(getattr(hint, "verdict", "unknown")),
+        "verdict": verdict,
         "reason": str(getattr(hint, "reason", "")),
         "chance": float(chance) if chance is not None else None,
+        # Every order of the unseen cards that was tried lost: the sentence says so.
+        "looks_lost": verdict == "unknown" and chance == 0.0,
     }
 
 
@@ -215,17 +222,63 @@ def offer_view(saved: SavedGame | None) -> dict[str, Any] | None:
     if saved is None:
         return None
     game = saved.game
+    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
     return {
         "rules": game.rules.name,
         "moves": game.move_count,
         "cleared": game.cleared,
         "elapsed": round(saved.elapsed, 3),
+        "text": (
+            f"Continue your {game.rules.name} game ({moves}, {game.cleared} of 28 cleared, "
+            f"{clock_text(saved.elapsed)})? Playing another deal instead counts it as a loss."
+        ),
     }
 
 
-def records_view(records: Records, *, saving: bool) -> dict[str, Any]:
-    """One rules preset's records for the Records panel; `saving` is False with store=None."""
-    return {**records.to_dict(), "saving": saving}
+def clock_text(seconds: float) -> str:
+    """Play time as the board's clock shows it: "2:05", "1:02:05".
+
+    >>> clock_text(125), clock_text(3725)
+    ('2:05', '1:02:05')
+    """
+    minutes, secs = divmod(int(max(0.0, seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+COUNTS = (
+    "A game counts once it is won or given up. Restarting it, or playing another deal (or "
+    "continuing another saved game) after its first move, gives it up: that is a loss. Being "
+    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
+    "position) count as played, never for bests or streaks."
+)
+OFFERS = (
+    "Each new board offers to continue the last unfinished game of its rules; a first move on "
+    "another deal gives that game up."
+)
+
+
+def records_view(
+    records: Records, *, saving: bool, losses: Sequence[FinishedGame] = ()
+) -> dict[str, Any]:
+    """One rules preset's records for the Records panel, with the sentences that say what
+    counts (`saving` is False with store=None or a read-only database; `losses`: the latest
+    lost games, so a player can see which games the losses were)."""
+    notes = [COUNTS]
+    if records.losses:
+        notes.append(OFFERS)
+    if losses:
+        named = "; ".join(_lost_game(game) for game in losses)
+        notes.append(f"Latest losses: {named}.")
+    if not saving:
+        notes.append("Saving is off: games on this board are not recorded.")
+    return {**records.to_dict(), "saving": saving, "notes": notes}
+
+
+def _lost_game(game: FinishedGame) -> str:
+    deal = f"deal {game.deal_number}" if game.deal_number is not None else "a chosen layout"
+    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
+    return f"{deal}, left after {moves} on {game.finished_at:%d %b %H:%M}"
 
 
 REVIEWING = {"status": "reviewing"}
@@ -244,13 +297,16 @@ def review_view(review: Review) -> dict[str, Any]:
         {
             "number": step.number,
             "move": step.move,
+            "move_text": step.move_text,
             "before": step.before,
             "after": step.after,
             "hint": step.hint,
+            "hint_text": step.hint_text,
             "hint_reason": step.hint_reason,
             "followed": step.followed_hint,
             "decisive": step.decisive,
             "keeps_win": step.keeps_win,
+            "keeps_win_text": step.keeps_win_text,
         }
         for step in review.steps
     ]
@@ -260,12 +316,79 @@ def review_view(review: Review) -> dict[str, Any]:
         "outcome": review.outcome,
         "mistake": review.mistake,
         "better": review.better,
+        "better_text": review.better_text,
+        "hints": any(step.hint is not None or step.hint_verdict for step in review.steps),
         "rows": rows,
+        "end": len(rows),
+    }
+
+
+CONTROLS_TEXT = (
+    "Tap a card in play to select it, then a partner to pair them (or drag one card onto the "
+    "other); tap a King to remove it. Tap the stock to draw, or to turn the waste over once "
+    "the stock is empty.{stock} Keys: arrows move, Enter or Space selects, D draws, R "
+    "recycles, U or Ctrl+Z undoes, H asks for a hint, N deals anew, P pauses, F goes full "
+    "screen, Esc clears the selection.{auto}"
+)
+
+
+def rules_view(rules: Rules, options: ViewOptions) -> dict[str, Any]:
+    """The rules a view names and explains: the settings, and the Rules panel's sections
+    (how to play under exactly these rules, then the controls)."""
+    stock = (
+        " With a card selected, tap the stock to pair it with the stock's top card."
+        if rules.stock_in_play
+        else ""
+    )
+    auto = (
+        " Auto-pair is on: a tap pairs a card with its first partner." if options.auto_pair else ""
+    )
+    sections = [
+        *rules.explained,
+        ("Controls", CONTROLS_TEXT.format(stock=stock, auto=auto)),
+    ]
+    return {
+        **_rules_summary(rules),
+        "explained": [{"title": title, "text": text} for title, text in sections],
     }
 
 
 def _rules_summary(rules: Rules) -> dict[str, Any]:
-    return {"name": rules.name, **rules.to_dict()}
+    return {"name": rules.name, **rules.to_dict(), "passes_choice": rules.passes_text}
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def controls_view(
+    game: Game, *, paused: bool, review_blocker: str | None
+) -> dict[str, dict[str, Any]]:
+    """Which buttons can do something now, and for those that cannot, the sentence saying why
+    (a greyed button's tooltip). `review_blocker` is the session's word on the review."""
+
+    def control(*reasons: str | None) -> dict[str, Any]:
+        why = next((reason for reason in reasons if reason), None)
+        return {"enabled": why is None, "why": None if why is None else _sentence(why)}
+
+    won = "the game is won" if game.is_won else None
+    stuck = "no move is left" if game.outcome == "stuck" else None
+    hold = PAUSED if paused else None
+    return {
+        "hint": control(won, stuck, hold),
+        "undo": control(hold, None if game.can_undo else "nothing to undo"),
+        "redo": control(hold, None if game.can_redo else "nothing to redo"),
+        "recycle": control(hold, game.recycle_blocker),
+        "pause": control(won),
+        "review": control(review_blocker),
+        "restart": control(
+            None if game.can_undo or game.can_redo else "no move has been played yet"
+        ),
+    }
+
+
+PAUSED = "the game is paused: resume to play"
+"""Why nothing moves during a pause (a refusal, and a greyed button's tooltip)."""
 
 
 def build_state(
@@ -293,7 +416,8 @@ def build_state(
         "version": version,
         "position_version": version if position_version is None else position_version,
         "deal": deal_view(game, chosen=extras.deal_chosen, proven=extras.proven),
-        "rules": _rules_summary(rules),
+        "rules": rules_view(rules, options),
+        "controls": controls_view(game, paused=extras.paused, review_blocker=extras.review_blocker),
         "pyramid": pyramid_statuses(game),
         "stock": {
             "count": game.stock_count,

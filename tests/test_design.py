@@ -140,3 +140,21 @@ def test_the_front_end_tests_absent_values_loosely():
     Pyodide kernel: a strict `=== null` would read a missing value as present."""
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
     assert "=== null" not in source and "!== null" not in source
+
+
+def test_the_front_end_keeps_no_copy_of_pythons_tables():
+    """Presets, option labels and help, pass choices and verdict words reach the front end in
+    the `catalog` trait; the JS must not spell any of them itself."""
+    from pyramid_widget.view import catalog
+
+    source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.DOTALL)  # comments may cite them
+    tables = catalog()
+    words = [
+        *(preset[key] for preset in tables["presets"] for key in ("name", "label", "summary")),
+        *(option[key] for option in tables["options"] for key in ("label", "help")),
+        *(choice["label"] for choice in tables["passes"]),
+        *(word for word in tables["verdicts"].values() if word != "won"),
+    ]
+    copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
+    assert not copied, copied

@@ -114,16 +114,14 @@ def test_the_reason_explains_what_a_pair_uncovers():
     game = Game.from_layout(layout, "classic")
     game.draw()
     words = describe(game, Move.parse("8c+5h"))
-    assert words == "removing 5h+8c uncovers Qd, which pairs with the Ac on the waste"
+    assert words == "pair 5♥ with 8♣: it frees Q♦, which then pairs with A♣"
 
 
 def test_the_reason_says_where_a_waste_card_comes_from():
     layout = build_layout({21: "5h"}, ["8c"])
     game = Game.from_layout(layout, "classic")
     game.draw()
-    assert describe(game, Move.parse("5h+8c")).startswith(
-        "removing 5h+8c (the 5h in the pyramid, the 8c on the waste)"
-    )
+    assert describe(game, Move.parse("5h+8c")).startswith("pair 8♣ from the waste with 5♥")
 
 
 def test_a_fair_hint_with_few_unseen_cards_may_prove_a_win():

@@ -41,7 +41,15 @@ def test_a_fresh_deal_shows_the_pyramid_with_its_bottom_row_in_play():
     }
     assert state["clock"] == {"elapsed": 0.0, "running": False, "paused": False}
     assert state["hint"] is None and state["finding_deal"] is False
-    assert state["next_rules"] == state["rules"]
+    assert state["next_rules"] == {k: v for k, v in state["rules"].items() if k != "explained"}
+    assert [section["title"] for section in state["rules"]["explained"]] == [
+        "Pairs",
+        "In play",
+        "Passes",
+        "The win",
+        "Out of moves",
+        "Controls",
+    ]
     assert state["rules"]["name"] == "classic" and state["rules"]["stock_in_play"] is False
     assert json.loads(json.dumps(state)) == state
 

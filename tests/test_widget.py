@@ -143,13 +143,22 @@ def test_auto_pair_takes_the_first_partner_from_the_top_then_the_waste():
 
 
 # ------------------------------------------------------------------ stale and malformed
-def test_a_pair_made_on_an_old_board_is_refused_as_stale(widget, front):
+def test_a_stock_tap_made_on_an_old_board_is_refused_as_stale(widget, front):
     old = widget.state["version"]
-    widget.play("Kc")  # a notebook cell plays meanwhile
+    widget.play("6d+7h")  # a notebook cell plays meanwhile: the stock's top is another card
     before = copy.deepcopy(widget.state)
-    ack = front.intent("pair", version=old, cards=["7h", "6d"])
+    ack = front.intent("tap", version=old, target="stock", selected="Jh")
     assert (ack["ok"], ack["reason"]) == (False, STALE)
-    assert widget.state == before and widget.moves == ["Kc"]
+    assert widget.state == before and widget.moves == ["6d+7h"]
+
+
+def test_taps_on_named_cards_stand_on_a_newer_board(widget, front):
+    """Two Kings tapped quickly: the second tap was made on the board before the first."""
+    old = widget.state["version"]
+    assert front.intent("tap", version=old, target="Kc")["ok"]
+    assert front.intent("tap", version=old, target="Kh")["ok"]
+    assert front.intent("pair", version=old, cards=["7h", "6d"])["ok"]
+    assert widget.moves == ["Kc", "Kh", "6d+7h"]
 
 
 def test_an_option_change_does_not_make_a_board_stale(widget, front):

@@ -14,8 +14,7 @@ from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
 import pyramid_widget.solver as solver
 from pyramid_widget import Game, IllegalMove, deal_for_date
-from pyramid_widget.session import PAUSED
-from pyramid_widget.view import CHECKING
+from pyramid_widget.view import CHECKING, PAUSED
 from pyramid_widget.widget import PyramidWidget
 
 
@@ -134,6 +133,7 @@ def test_a_hint_thinks_off_the_main_thread_and_shows_when_it_is_ready(slow_solve
         "verdict": "winnable",
         "reason": "try Kc",
         "chance": 0.75,
+        "looks_lost": False,
     }
     assert slow_solver.calls == [(widget.game.code, True)]
     assert front.intent("dismiss")["ok"] and widget.state["hint"] is None

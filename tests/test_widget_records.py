@@ -82,7 +82,12 @@ def test_a_closed_game_is_offered_and_continues_with_position_undo_history_and_c
     fake_time.now += 3600  # an hour away: it never counts
     second = PyramidWidget("open-stock", store=db)
     offer = {"rules": "open-stock", "moves": 7, "cleared": cleared, "elapsed": 28}
-    assert second.state["offer"] == offer
+    shown = second.state["offer"]
+    assert {key: shown[key] for key in offer} == offer
+    assert shown["text"] == (
+        f"Continue your open-stock game (7 moves, {cleared} of 28 cleared, 0:28)? "
+        "Playing another deal instead counts it as a loss."
+    )
     assert cards_named(json.dumps(second.state["offer"])) == set()
     assert Front(second).intent("continue")["ok"]
 
@@ -130,7 +135,13 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
     off.restart()
     off.play("Kc")
     assert isinstance(off.store, NullStore) and not off.saving
-    assert off.state["records"] == {**off.records().to_dict(), "saving": False}
+    shown = off.state["records"]
+    assert {key: shown[key] for key in ("games", "wins", "saving")} == {
+        "games": 0,
+        "wins": 0,
+        "saving": False,
+    }
+    assert "Saving is off: games on this board are not recorded." in shown["notes"]
     assert off.records().games == 0 and off.history() == []
     assert not default_path().exists()
 
@@ -139,7 +150,7 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
     assert on.saving and on.store.path == default_path()
     on.close()
     with Store(default_path()) as store:
-        assert store.resume("open-stock").game.log == ["Kc"]
+        assert store.saved_game("open-stock").game.log == ["Kc"]
 
 
 def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_time):
@@ -164,10 +175,17 @@ def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_tim
         "best_score": None,
         "win_rate": 0.5,
         "saving": True,
+        "notes": widget.state["records"]["notes"],
     }
     assert widget.records().to_dict() == {
-        k: v for k, v in widget.state["records"].items() if k != "saving"
+        k: v for k, v in widget.state["records"].items() if k not in ("saving", "notes")
     }
+    # The panel says what counts, and which game the loss was.
+    notes = widget.state["records"]["notes"]
+    assert notes[0].startswith("A game counts once it is won or given up.")
+    assert any(
+        note.startswith("Latest losses: a chosen layout, left after 1 move") for note in notes
+    )
     assert widget.records("classic").games == 0
     widget.new_deal(5)  # nothing played in the won deal after the win: no loss
     assert widget.state["records"]["games"] == 2
@@ -210,7 +228,7 @@ def test_a_review_from_the_board_marks_the_mistake_and_steps_through_the_game(db
     # Stepping is neither a restart nor a new game: no loss, and the step is saved.
     assert widget.records().losses == 0
     with Store(db) as store:
-        assert store.resume("open-stock").game.log == PLAYED[:3]
+        assert store.saved_game("open-stock").game.log == PLAYED[:3]
     refused = front.intent("review_step", moves=47)
     assert not refused["ok"] and "from 0 to 46" in refused["reason"]
 

@@ -17,9 +17,10 @@ import hashlib
 import itertools
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from .. import svg
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
 from .budget import nodes_for, seconds_limit
@@ -55,6 +56,11 @@ class Hint:
     verdict: Verdict
     reason: str
     chance: float | None = None
+    _game: Game | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows the position the hint was asked on, with its move marked."""
+        return None if self._game is None else svg.board(self._game, hint=self.move)
 
 
 def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
@@ -65,16 +71,22 @@ def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
     ``time_limit`` (seconds) bounds the thinking; with no verdict in time the hint is still a
     sensible move, with verdict "unknown". The game is not changed.
     """
+    found = _hint(game, fair, time_limit)
+    return replace(found, _game=game.copy())
+
+
+def _hint(game: Game, fair: bool, time_limit: float) -> Hint:
+    """The hint itself (see `hint`)."""
     time_limit = seconds_limit("time_limit", time_limit, unlimited=False)
     if game.is_won:
-        return Hint(None, "none", "winnable", "the game is won", 1.0)
+        return Hint(None, "none", "winnable", "The game is won.", 1.0)
     moves = game.legal_moves()
     if not moves:
         return Hint(
             None,
             "none",
             "unwinnable",
-            "no move is left: undo, restart the deal or start a new one",
+            "No move is left: undo, restart the deal or start a new one.",
             0.0,
         )
     unseen = _unseen_places(game)
@@ -102,18 +114,17 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
         line = solver.solve(problem.start, deadline=deadline)
     except SearchTimeout:
         move = sensible_order(game, moves)[0]
-        reason = f"{describe(game, move)}. (No verdict in time: this is a sensible move.)"
+        reason = f"{_capital(describe(game, move))}. No verdict in time: this is a sensible move."
         return Hint(str(move), move.kind, "unknown", reason, None)
     if line is None:
         move = sensible_order(game, moves)[0]
         reason = (
-            "no winning line is left from here: undo to an earlier position, or play on "
-            f"({describe(game, move)})"
+            "This deal cannot be won from here: undo to an earlier position, or play on "
+            f"({describe(game, move)})."
         )
         return Hint(str(move), move.kind, "unwinnable", reason, 0.0)
     move = Move.parse(line[0])
-    moves_left = len(line)
-    reason = f"{_capital(describe(game, move))}. A win is still possible ({moves_left} moves)."
+    reason = f"{_capital(describe(game, move))}. It can be won: {len(line)} moves to the win."
     return Hint(str(move), move.kind, "winnable", reason, 1.0)
 
 
@@ -169,32 +180,60 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
         if budget <= 0:
             break
     ordered = sensible_order(game, moves)
-    count = len(hidden)
-    cards = "card" if count == 1 else f"{count} cards"
     if not decided:
         move = ordered[0]
         reason = (
-            f"{_capital(describe(game, move, fair=True))}. (With {cards} still unseen there "
-            "was no time to weigh the odds: this is a sensible move.)"
+            f"{_capital(describe(game, move, fair=True))}. With {_cards(len(hidden))} unseen "
+            "there was no time to weigh the odds: this is a sensible move."
         )
         return Hint(str(move), move.kind, "unknown", reason, None)
     best = max(ordered, key=lambda move: wins[str(move)])  # ties: the most sensible one
     share = wins[str(best)] / decided
-    if exhaustive and decided == len(arrangements) and share == 1.0:
-        verdict: Verdict = "winnable"
-        odds = f"it wins whatever the order of the {cards} you have not seen"
-    else:
-        verdict = "unknown"
-        how = "every" if exhaustive and decided == len(arrangements) else "sampled"
-        odds = (
-            f"it wins in {wins[str(best)]} of {decided} {how} orders of the {cards} you have "
-            "not seen"
-        )
-        if decided < tried:
-            odds += f" ({tried - decided} more too hard to settle in the time)"
+    every = exhaustive and decided == len(arrangements)
+    verdict: Verdict = "winnable" if every and share == 1.0 else "unknown"
+    odds = _odds(game, len(hidden), wins[str(best)], decided, every, tried - decided)
+    words = describe(game, best, fair=True)
+    if wins[str(best)] == 0:
+        return Hint(str(best), best.kind, verdict, f"{odds} Best try: {words}.", share)
+    return Hint(str(best), best.kind, verdict, f"{_capital(words)}. {odds}", share)
 
-    words = _capital(describe(game, best, fair=True))
-    return Hint(str(best), best.kind, verdict, f"{words}; {odds}.", share)
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _odds(game: Game, unseen: int, won: int, decided: int, every: bool, unsettled: int) -> str:
+    """How good the hinted move is, in words a player uses, with the counts behind them. The
+    unseen cards all lie in the stock; when the stock also holds cards already seen (turned
+    up before an undo, or its face-up top), the sentence says so, so that its count and the
+    board's stock count do not seem to disagree."""
+    where = "unseen cards"
+    seen_there = game.stock_count - unseen
+    if seen_there:
+        where = f"unseen cards of the {game.stock_count} in the stock"
+    if every and won == decided:
+        return f"It wins whatever order the {unseen} {where} are in."
+    if won == 0:
+        odds = (
+            f"The deal looks lost from here: no move won in any of the {decided} ways "
+            f"the {unseen} {where} could lie that were tried."
+        )
+    elif decided < 5:  # too few to put a word on
+        ways = "possible orders" if every else "ways tried"
+        odds = f"It won in {won} of the {decided} {ways} for the {unseen} {where}."
+    else:
+        share = won / decided
+        likely = (
+            "Very likely to win" if share >= 0.9
+            else "Likely to win" if share >= 0.6
+            else "About an even chance" if share >= 0.4
+            else "Unlikely to win"
+        )  # fmt: skip
+        ways = "possible orders" if every else "ways tried"
+        odds = f"{likely}: it won in {won} of the {decided} {ways} for the {unseen} {where}."
+    if unsettled:
+        odds += f" ({unsettled} more could not be settled in the time.)"
+    return odds
 
 
 def _winning_moves(

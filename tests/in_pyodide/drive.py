@@ -140,7 +140,7 @@ def records() -> dict[str, Any]:
             store.save("going-1", going, 12.0)
             journal = store._conn.execute("PRAGMA journal_mode").fetchone()[0]
         with Store(path) as store:
-            resumed = store.resume("classic")
+            resumed = store.saved_game("classic")
             history = store.history("classic")
             kept = store.records("classic").to_dict()
     return {

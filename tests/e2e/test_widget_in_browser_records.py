@@ -4,6 +4,7 @@ the review's table with the decisive mistake marked, stepping the board back to 
 
 from __future__ import annotations
 
+import json
 import re
 
 from harness import run_all, run_code, wait_for_widget
@@ -43,7 +44,8 @@ def test_a_game_left_with_its_kernel_continues_in_the_reopened_notebook(lab_note
     wait_for_widget(page, "[data-card]")
     board = page.locator(".pw-root")
     offer = board.locator(".pw-offer")
-    expect(offer).to_contain_text("Your last open-stock game is saved: 2 moves, 2 of 28 cleared")
+    expect(offer).to_contain_text("Continue your open-stock game (2 moves, 2 of 28 cleared")
+    expect(offer).to_contain_text("Playing another deal instead counts it as a loss.")
     expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)  # not until asked
 
     offer.locator('button[data-action="continue"]').click()
@@ -63,6 +65,10 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     records = board.locator(".pw-records")
     expect(records).to_contain_text("Records: scored")
     expect(records.locator('[data-record="wins"] dd')).to_have_text("0")
+    run_code(page, "import json")
+    notes = json.loads(kernel(page, "json.dumps(w.state['records']['notes'])"))
+    assert notes, "the panel says what counts"
+    expect(records.locator(".pw-note")).to_have_text(notes)
 
     # A win played by the solver's moves: the open panel follows.
     run_code(
@@ -89,6 +95,7 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     )
     panel = board.locator(".pw-panel")
     expect(panel).to_contain_text("Out of moves")
+    end = kernel(page, "w.game.move_count")
     panel.locator('button[data-action="review"]').click()
     expect(panel).to_be_hidden()  # the board shows behind the review
     review = board.locator(".pw-review")
@@ -108,3 +115,9 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     expect(decisive).to_have_class(_has("pw-current"))
     assert kernel(page, "len(w.moves), w.game.can_redo") == "15 True"
     assert kernel(page, "w.records().losses") == losses
+
+    # Close: the board goes back to where the game ended, with its notice.
+    review.locator('button[data-action="review-close"]').click()
+    expect(review).to_be_hidden()
+    expect(board.locator(".pw-status")).to_contain_text(f"Moves {end}")
+    expect(board.locator(".pw-panel")).to_contain_text("Out of moves")

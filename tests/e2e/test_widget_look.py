@@ -10,6 +10,7 @@ With PYRAMID_SCREENSHOTS=1 these tests also refresh the README's pictures (harne
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from harness import run_all, run_code, screenshot, wait_for_widget
@@ -72,6 +73,17 @@ def measure_in_both_themes(page: Page, parts: list[Locator], what: str, figures:
         set_theme(page, "JupyterLab Light")
 
 
+# A card in notation ("Ts", "5h", "2s+Jc"); the aces are left out, "As" and "Ah" being words.
+NOTATION = re.compile(r"(?<![\w#])[2-9TJQK][cdhs](?!\w)|\b[A2-9TJQK][cdhs]\+[A2-9TJQK][cdhs]\b")
+
+
+def says_no_notation(board: Locator) -> None:
+    """Everything the board shows and speaks names cards in symbols, never in notation."""
+    spoken = board.locator('[aria-live="polite"]').text_content() or ""
+    for text in (board.inner_text(), spoken):
+        assert not NOTATION.search(text), NOTATION.search(text)
+
+
 def print_figures(host: str, figures: dict) -> None:
     for theme, lowest in figures.items():
         print(f"\n{host}, {theme}: lowest contrast per kind of text")
@@ -109,17 +121,20 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     board.locator('button[data-action="records"]').click()
     menu(board).locator('button[data-action="rules-panel"]').click()
     expect(board.locator(".pw-rules")).to_be_visible()
+    says_no_notation(board)
     measure_in_both_themes(page, [board, menu(board)], "refusal, records, rules, menu", figures)
     board.locator('summary[data-action="menu"]').click()  # close the menu
     screenshot(board.locator(".pw-rules"), "rules.png")
 
-    # A real hint, a card selected and its partner marked, cards on the waste.
     board.locator('.pw-records button[data-action="records"]').click()  # Close
     board.locator('.pw-rules button[data-action="rules-panel"]').click()  # Close
     expect(board.locator(".pw-records")).to_be_hidden()
     expect(board.locator(".pw-rules")).to_be_hidden()
-    run_code(page, "for move in ('Kh', 'draw', 'draw', 'Kd'): w.play(move)")
-    board.locator('[data-card="7h"]').click()
+    # A card selected, its partner on the stock: cards in play against covered ones.
+    run_code(page, "w.play('Kh')")
+    seven = board.locator('[data-card="7h"]')
+    seven.click()
+    expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
     looks = {}
     try:
         for theme, picture in zip(THEMES, ("board.png", "board-dark.png"), strict=True):
@@ -128,9 +143,14 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
             screenshot(board, picture)
     finally:
         set_theme(page, "JupyterLab Light")
+    # A real hint and a card selected, two cards on the waste.
+    seven.click()  # deselect
+    run_code(page, "for move in ('draw', 'draw', 'Kd'): w.play(move)")
+    seven.click()
     board.locator('button[data-action="hint"]').click()
     expect(board.locator(".pw-hint-line")).not_to_have_text("")
     expect(board.locator(".pw-hint-line")).not_to_have_text("checking for a solution\u2026")
+    says_no_notation(board)
     measure_in_both_themes(page, [board], "hint, selection", figures)
     screenshot(board, "hint.png")
 
@@ -142,10 +162,12 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     )
     panel = board.locator(".pw-panel")
     expect(panel).to_contain_text("Out of moves")
+    says_no_notation(board)
     measure_in_both_themes(page, [board], "out-of-moves notice", figures)
     panel.locator('button[data-action="review"]').click()
     expect(board.locator(".pw-review tbody tr").first).to_be_visible(timeout=60_000)
     expect(board.locator(".pw-review .pw-verdict.pw-unwinnable").first).to_be_visible()
+    says_no_notation(board)
     measure_in_both_themes(page, [board], "review", figures)
     screenshot(board.locator(".pw-review"), "review.png")
 

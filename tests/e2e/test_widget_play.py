@@ -69,6 +69,7 @@ def test_the_board_renders_and_plays_by_clicks(lab_notebook):
     seven.click()
     board.locator('[data-pile="stock"]').click()
     expect(seven).to_have_count(0)
+    expect(board.locator('[aria-live="polite"]')).to_have_text("Removed 6\u2666 + 7\u2665")
     expect(board.locator('[data-pile="stock"] [data-card="Ah"]')).to_be_visible()
     expect(board.locator(".pw-status")).to_contain_text("Cleared 3 of 28")
     assert kernel(page, "w.moves") == "['Kc', 'Kh', '6d+7h']"

@@ -249,6 +249,7 @@
  * @property {State | null} state
  * @property {Catalog | null | undefined} catalog
  * @property {MoveText[]} moves
+ * @property {number} drawn the state version a view last drew (a notice for the host)
  */
 
 /**
@@ -258,6 +259,8 @@
  * @property {(event: string, callback: (content: unknown) => void) => void} on
  * @property {(event: string, callback: (content: unknown) => void) => void} off
  * @property {(content: Intent) => void} send
+ * @property {(name: "drawn", value: number) => void} set
+ * @property {() => void} save_changes
  */
 
 // =============================================================================== Cards, words
@@ -1753,7 +1756,18 @@ class PyramidView {
     this.showReview(state);
     patchControls(dom.root, dom.buttons, state); // after the notices: their buttons too
     dom.root.dataset.version = String(state.version);
+    this.notifyDrawn(state.version);
     this.input.restoreFocus(hadFocus, focusedKey);
+  }
+
+  /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
+   * changes from the page (marimo) then re-run what reads the board; Python decides nothing
+   * from it (every move already went through Python).
+   * @param {number} version */
+  notifyDrawn(version) {
+    if (this.model.get("drawn") === version) return;
+    this.model.set("drawn", version);
+    this.model.save_changes();
   }
 
   /** @param {State} state */

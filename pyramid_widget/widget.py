@@ -77,6 +77,11 @@ class PyramidWidget(anywidget.AnyWidget):
     state = traitlets.Dict(help="What every view renders; no unseen card in it.").tag(sync=True)
     moves = traitlets.List(traitlets.Unicode(), help="The move log, in notation.").tag(sync=True)
     catalog = traitlets.Dict(help="Presets, pass choices and options for the menus.").tag(sync=True)
+    drawn = traitlets.Int(
+        0,
+        help="The state version a view last drew: a notice from the page, on which hosts such "
+        "as marimo re-run the cells that read the board. Python decides nothing from it.",
+    ).tag(sync=True)
 
     highlight_partners = _option_trait("highlight_partners")
     auto_pair = _option_trait("auto_pair")

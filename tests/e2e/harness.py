@@ -23,12 +23,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from playwright.sync_api import Locator, Page
+from helpers import LAYOUT
+from playwright.sync_api import Locator, Page, expect
 
 ServerKind = Literal["lab", "notebook"]
 
@@ -481,3 +483,46 @@ def wait_for_widget(page: Page, selector: str, timeout_ms: int = WIDGET_TIMEOUT_
     locator = page.locator(".jp-OutputArea-output").locator(selector).first
     locator.wait_for(state="visible", timeout=timeout_ms)
     return locator
+
+
+# ------------------------------------------------------------------ what the widget's tests share
+def has_class(name: str) -> re.Pattern[str]:
+    """A class matcher: the element's class list includes `name`."""
+    return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
+
+
+def open_board(
+    lab_notebook: Callable[..., Page],
+    name: str,
+    rules: str = "open-stock",
+    views: int = 1,
+    setup: str = "",
+) -> Page:
+    """A notebook showing PyramidWidget on the reference LAYOUT (`views` times), run and
+    rendered; `setup` is code run first (in the same cell as the widget's creation)."""
+    setup = (
+        f"{setup}\nfrom pyramid_widget import PyramidWidget\n"
+        f"w = PyramidWidget(rules={rules!r}, layout={LAYOUT!r})"
+    )
+    page = lab_notebook(name, [setup] + ["w"] * views)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    expect(page.locator(".pw-root")).to_have_count(views)
+    return page
+
+
+def kernel(page: Page, expression: str) -> str:
+    """What `expression` prints in the notebook's kernel."""
+    return run_code(page, f"print({expression})")
+
+
+def cell_count(page: Page) -> int:
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
+
+
+def menu(board: Locator) -> Locator:
+    """The board's Game menu, opened."""
+    details = board.locator("details.pw-menu")
+    if details.get_attribute("open") is None:
+        board.locator('summary[data-action="menu"]').click()
+    return details.locator(".pw-menu-body")

@@ -7,10 +7,18 @@ from __future__ import annotations
 import json
 import re
 
-from harness import run_all, run_code, wait_for_widget
-from playwright.sync_api import Locator, Page, expect
-from test_widget_latency import SOLUTION
-from test_widget_play import LAYOUT, _has, cell_count, kernel, open_board
+from harness import (
+    cell_count,
+    has_class,
+    kernel,
+    menu,
+    open_board,
+    run_all,
+    run_code,
+    wait_for_widget,
+)
+from helpers import LAYOUT, SOLUTION
+from playwright.sync_api import Page, expect
 
 # A stand-in for the solver's hint that thinks for 3 s, holding the GIL as a real search does.
 SLOW_HINT = """
@@ -28,14 +36,6 @@ def slow_hint(game, *, fair=True, time_limit=0.3):
 
 solver.hint = slow_hint
 """
-
-
-def menu(board: Locator) -> Locator:
-    """The Game menu, opened."""
-    details = board.locator("details.pw-menu")
-    if details.get_attribute("open") is None:
-        board.locator('summary[data-action="menu"]').click()
-    return details.locator(".pw-menu-body")
 
 
 def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab_notebook):
@@ -56,7 +56,7 @@ def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab
     board.locator(".pw-status").click()
     page.keyboard.press("h")
     expect(hint_line).to_have_text("Kh is a good start", timeout=10_000)
-    expect(board.locator('[data-card="Kh"]')).to_have_class(_has("pw-hinted"))
+    expect(board.locator('[data-card="Kh"]')).to_have_class(has_class("pw-hinted"))
     page.keyboard.press("Escape")
     expect(hint_line).to_have_text("")
     expect(board.locator(".pw-hinted")).to_have_count(0)
@@ -71,7 +71,7 @@ def test_a_hint_highlights_its_move_and_a_proven_loss_offers_the_exits(lab_noteb
     expect(hint_line).not_to_have_text(re.compile(r"^$|checking"))
     move = kernel(page, "w.state['hint']['move']")
     for card in move.split("+"):
-        expect(board.locator(f'[data-card="{card}"]')).to_have_class(_has("pw-hinted"))
+        expect(board.locator(f'[data-card="{card}"]')).to_have_class(has_class("pw-hinted"))
     assert kernel(page, "w.state['hint']['reason']") in hint_line.inner_text()
     expect(board.locator(".pw-panel")).to_be_hidden()  # a fair hint never claims a loss here
 
@@ -82,7 +82,7 @@ def test_a_hint_highlights_its_move_and_a_proven_loss_offers_the_exits(lab_noteb
     page.keyboard.press("h")
     panel = board.locator(".pw-panel")
     expect(panel).to_contain_text("Cannot be won from here")  # the catalog's words
-    expect(hint_line).to_have_class(_has("pw-lost"))
+    expect(hint_line).to_have_class(has_class("pw-lost"))
     for action in ("undo", "restart", "new"):
         expect(panel.locator(f'button[data-action="{action}"]')).to_be_visible()
     page.keyboard.press("Escape")  # closes the hint, and with it the notice
@@ -136,7 +136,7 @@ def test_the_out_of_moves_notice_offers_undo(lab_notebook):
     panel.locator('button[data-action="look"]').click()
     expect(panel).to_be_hidden()
     stock = board.locator('[data-pile="stock"]')
-    expect(stock).to_have_class(_has("pw-blocked"))
+    expect(stock).to_have_class(has_class("pw-blocked"))
     stock.click()
     expect(board.locator(".pw-message")).to_have_text("no recycles left")
 

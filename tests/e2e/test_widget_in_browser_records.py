@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from harness import run_all, run_code, wait_for_widget
+from harness import has_class, kernel, run_all, run_code, wait_for_widget
+from helpers import LAYOUT, SOLUTION
 from playwright.sync_api import expect
-from test_widget_latency import SOLUTION
-from test_widget_play import LAYOUT, _has, kernel
 
 
 def open_widget(lab_notebook, name: str, rules: str):
@@ -112,7 +111,7 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     losses = kernel(page, "w.records().losses")
     decisive.locator('button[data-action="step"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 15")
-    expect(decisive).to_have_class(_has("pw-current"))
+    expect(decisive).to_have_class(has_class("pw-current"))
     assert kernel(page, "len(w.moves), w.game.can_redo") == "15 True"
     assert kernel(page, "w.records().losses") == losses
 

@@ -13,7 +13,17 @@ import json
 import re
 
 import pytest
-from harness import run_all, run_code, screenshot, wait_for_widget
+from harness import (
+    has_class,
+    kernel,
+    menu,
+    open_board,
+    run_all,
+    run_code,
+    screenshot,
+    wait_for_widget,
+)
+from helpers import LAYOUT, SOLUTION
 from measure import (
     AA,
     boxes,
@@ -27,9 +37,6 @@ from measure import (
     set_theme,
 )
 from playwright.sync_api import Locator, Page, expect
-from test_widget_in_browser_comforts import menu
-from test_widget_latency import SOLUTION
-from test_widget_play import LAYOUT, _has, kernel, open_board
 
 # A stand-in for the solver's hint that answers at once with the move in HINT (a kernel
 # variable the test sets) and a sentence as long as a real two-line hint: the marks and the
@@ -117,7 +124,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     # A refusal in the message line, the Records and Rules panels open, the Game menu open.
     board.locator('[data-card="Kc"]').click()
     board.locator('[data-card="Th"]').click()  # covered: refused
-    expect(board.locator(".pw-message")).to_have_class(_has("pw-error"))
+    expect(board.locator(".pw-message")).to_have_class(has_class("pw-error"))
     board.locator('button[data-action="records"]').click()
     menu(board).locator('button[data-action="rules-panel"]').click()
     expect(board.locator(".pw-rules")).to_be_visible()
@@ -134,7 +141,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     run_code(page, "w.play('Kh')")
     seven = board.locator('[data-card="7h"]')
     seven.click()
-    expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
+    expect(board.locator('[data-pile="stock"]')).to_have_class(has_class("pw-partner"))
     looks = {}
     try:
         for theme, picture in zip(THEMES, ("board.png", "board-dark.png"), strict=True):
@@ -335,7 +342,7 @@ def test_marks_compose_and_messages_do_not_linger(lab_notebook):
     seven = board.locator('[data-card="7h"]')
     six = board.locator('[data-pile="waste"] [data-card="6d"]')
     seven.click()
-    expect(seven).to_have_class(_has("pw-selected"))
+    expect(seven).to_have_class(has_class("pw-selected"))
     colours = board.evaluate(
         """(root) => Object.fromEntries(['--pw-selected', '--pw-partner', '--pw-hint']
             .map((name) => [name, getComputedStyle(root).getPropertyValue(name).trim()]))"""
@@ -357,7 +364,7 @@ def test_marks_compose_and_messages_do_not_linger(lab_notebook):
     page.keyboard.press("Escape")
     expect(board.locator(".pw-hinted")).to_have_count(0)
     hint_with(page, board, "draw")
-    expect(stock).to_have_class(_has("pw-hinted"))
+    expect(stock).to_have_class(has_class("pw-hinted"))
     pile = marks(stock)
     assert pile["ring"] and pile["ring"].startswith("dashed") and pile["badge"], pile
     expect(board.locator(".pw-card.pw-hinted")).to_have_count(0)

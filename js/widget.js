@@ -43,6 +43,12 @@
  */
 
 /**
+ * The game's own rules (view.py `rules_view`): the settings and how to play under them, in
+ * sections for the Rules panel (the rules' own, then the controls).
+ * @typedef {RulesView & {explained: {title: string, text: string}[]}} GameRulesView
+ */
+
+/**
  * One pyramid slot, apex first (view.py `pyramid_statuses`).
  * @typedef {object} SlotView
  * @property {CardCode} card
@@ -71,8 +77,9 @@
  * @property {MoveText | null} move
  * @property {"pair" | "king" | "draw" | "recycle" | "none"} kind
  * @property {"winnable" | "unwinnable" | "unknown"} verdict
- * @property {string} reason
+ * @property {string} reason the player's sentence (card symbols, plain words; maybe two lines)
  * @property {number | null} chance
+ * @property {boolean} looks_lost every sampled order lost (the reason says so)
  */
 
 /** A background job that failed (a hint or a review); `reason` is for the player. */
@@ -86,6 +93,7 @@
  * @property {number} moves
  * @property {number} cleared
  * @property {number} elapsed
+ * @property {string} text the sentence to show (it says what playing another deal counts as)
  */
 
 /**
@@ -101,7 +109,9 @@
  * @property {number | null} fewest_moves
  * @property {number | null} best_score
  * @property {number | null} win_rate 0..1
- * @property {boolean} saving false with store=None
+ * @property {boolean} saving false with store=None or a read-only database
+ * @property {string[]} notes sentences saying what counts, which games the losses were, and
+ *   whether saving is off
  */
 
 /** @typedef {"winnable" | "unwinnable" | "unknown" | "won"} ReviewVerdict */
@@ -111,13 +121,16 @@
  * @typedef {object} ReviewRow
  * @property {number} number
  * @property {MoveText} move
+ * @property {string} move_text the move in card symbols
  * @property {ReviewVerdict} before
  * @property {ReviewVerdict} after
  * @property {MoveText | null} hint
+ * @property {string | null} hint_text
  * @property {string | null} hint_reason
  * @property {boolean} followed
  * @property {boolean} decisive
  * @property {MoveText | null} keeps_win
+ * @property {string | null} keeps_win_text
  */
 
 /**
@@ -127,7 +140,10 @@
  * @property {"won" | "stuck" | null} outcome
  * @property {number | null} mistake
  * @property {MoveText | null} better
+ * @property {string | null} better_text
+ * @property {boolean} hints false: the review has no hint column at all
  * @property {ReviewRow[]} rows
+ * @property {number} end the move count the game ended at
  */
 
 /** @typedef {ReviewDone | {status: "reviewing"} | JobFailed} ReviewView */
@@ -152,13 +168,19 @@
  */
 
 /**
+ * What a control can do now (view.py): a control that cannot is greyed, and `why` says why.
+ * @typedef {{enabled: boolean, why: string | null}} ControlView
+ * @typedef {"hint" | "undo" | "redo" | "recycle" | "pause" | "review" | "restart"} ControlName
+ */
+
+/**
  * The `state` trait (view.py `build_state`).
  * @typedef {object} State
  * @property {number} schema
  * @property {number} version
  * @property {number} position_version
  * @property {{id: string | null, number: number | null, proven: boolean | null}} deal
- * @property {RulesView} rules
+ * @property {GameRulesView} rules
  * @property {SlotView[]} pyramid
  * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
  * @property {{count: number, top: CardCode | null, fan: CardCode[]}} waste
@@ -176,6 +198,7 @@
  * @property {ReviewView | null} review
  * @property {EventView} event
  * @property {OptionsView} options
+ * @property {Record<ControlName, ControlView>} controls
  */
 
 /**
@@ -185,6 +208,7 @@
  * @property {{name: string, label: string, summary: string}[]} presets
  * @property {{value: string, label: string}[]} passes
  * @property {{name: keyof OptionsView, label: string, help: string}[]} options
+ * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
  */
 
 /**
@@ -225,6 +249,7 @@
  * @property {State | null} state
  * @property {Catalog | null | undefined} catalog
  * @property {MoveText[]} moves
+ * @property {number} drawn the state version a view last drew (a notice for the host)
  */
 
 /**
@@ -234,6 +259,8 @@
  * @property {(event: string, callback: (content: unknown) => void) => void} on
  * @property {(event: string, callback: (content: unknown) => void) => void} off
  * @property {(content: Intent) => void} send
+ * @property {(name: "drawn", value: number) => void} set
+ * @property {() => void} save_changes
  */
 
 // =============================================================================== Cards, words
@@ -251,8 +278,6 @@ const SUITS = {
   s: { name: "Spades", symbol: "\u2660", red: false },
 };
 const STATUS_WORDS = { in_play: "in play", covered: "covered", removed: "removed" };
-/** @type {Record<string, string>} */
-const VERDICT_WORDS = { winnable: "winnable", unwinnable: "lost", unknown: "unknown", won: "won" };
 const REMOVE_MS = 180;
 const DRAG_START_PX = 8;
 
@@ -264,6 +289,17 @@ function rankOf(code) {
 /** "Seven of Hearts" for "7h". @param {CardCode} code */
 function cardName(code) {
   return `${RANK_NAMES[rankOf(code) - 1]} of ${SUITS[code[1]].name}`;
+}
+
+/** A card as the board draws it: "10♠" for "Ts". @param {CardCode} code */
+function cardSymbol(code) {
+  return `${code[0] === "T" ? "10" : code[0]}${SUITS[code[1]].symbol}`;
+}
+
+/** A move as a player reads it: "5♥ + 8♣", "K♠", "draw". @param {MoveText} move */
+function moveSymbols(move) {
+  const cards = moveCards(move);
+  return cards.length ? cards.map(cardSymbol).join(" + ") : move;
 }
 
 /** The cards a move names (none for a draw or a recycle). @param {MoveText | null} move */
@@ -313,6 +349,19 @@ function actionButton(action, label, className = "pw-button") {
   return el("button", className, { type: "button", "data-action": action }, label);
 }
 
+/**
+ * Give a button two labels in one grid cell, `shown` and (hidden) `other`, so that it is as
+ * wide as the longer of them and a change of label (Pause / Resume) moves nothing.
+ * @param {HTMLElement} button @param {string} shown @param {string} other
+ */
+function setLabels(button, shown, other) {
+  const labels = button.firstElementChild;
+  if (labels instanceof HTMLElement && labels.dataset.shown === shown) return;
+  const box = el("span", "pw-labels", { "data-shown": shown });
+  box.append(el("span", "", {}, shown), el("span", "", { "aria-hidden": "true" }, other));
+  button.replaceChildren(box);
+}
+
 /** The nearest HTML element at or above `target` matching `selector`.
  * @param {EventTarget | Element | null} target @param {string} selector
  * @returns {HTMLElement | null} */
@@ -352,13 +401,14 @@ function patchRegion(box, key, build) {
 
 // =============================================================================== Render: board
 
-/** Fill a card element with its face: corner index and a large centre suit.
- * @param {HTMLElement} node @param {CardCode} code */
+/** Fill a card element with its face: corner index (rank and suit, which a fanned card
+ * stacks) and a large centre suit. @param {HTMLElement} node @param {CardCode} code */
 function paintFace(node, code) {
   const suit = SUITS[code[1]];
-  const rank = code[0] === "T" ? "10" : code[0];
   node.classList.toggle("pw-red", suit.red);
-  const corner = el("span", "pw-corner", { "aria-hidden": "true" }, `${rank}${suit.symbol}`);
+  const corner = el("span", "pw-corner", { "aria-hidden": "true" });
+  const symbol = cardSymbol(code);
+  corner.append(el("span", "", {}, symbol.slice(0, -1)), el("span", "", {}, suit.symbol));
   const pip = el("span", "pw-pip", { "aria-hidden": "true" }, suit.symbol);
   node.replaceChildren(corner, pip);
   node.dataset.face = code;
@@ -409,21 +459,31 @@ function removeCard(node, animate) {
   window.setTimeout(() => node.remove(), REMOVE_MS);
 }
 
-/** @param {HTMLElement} pile @param {State} state */
+/** A pile's name, drawn under it. @param {string} name */
+function pileLabel(name) {
+  return el("span", "pw-pile-label", { "aria-hidden": "true" }, name);
+}
+
+/** The stock: face down, or (rules with its top in play) its top face up on the rest of the
+ * stock, which shows as a card back under it; empty, the recycle sign or why not.
+ * @param {HTMLElement} pile @param {State} state */
 function patchStock(pile, state) {
   const { count, top } = state.stock;
-  const blocker = count === 0 ? state.status.recycle_blocker : null;
+  const recycle = state.controls.recycle;
+  const blocker = count === 0 && !recycle.enabled ? recycle.why || "" : null;
   pile.replaceChildren();
   pile.classList.toggle("pw-empty", count === 0);
-  pile.classList.toggle("pw-blocked", Boolean(blocker));
+  pile.classList.toggle("pw-blocked", blocker != null);
+  pile.classList.toggle("pw-open", Boolean(top));
   pile.removeAttribute("title");
   let label;
   if (count === 0) {
-    const mark = el("span", "pw-recycle", { "aria-hidden": "true" }, blocker ? "\u2715" : "\u21bb");
-    pile.append(mark);
+    const sign = blocker != null ? "\u2715" : "\u21bb";
+    pile.append(el("span", "pw-recycle", { "aria-hidden": "true" }, sign));
     if (blocker) pile.title = blocker;
-    label = blocker ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
+    label = blocker != null ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
   } else if (top) {
+    if (count > 1) pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
     const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
     paintFace(card, top);
     pile.append(card);
@@ -432,7 +492,7 @@ function patchStock(pile, state) {
     pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
     label = `Stock: ${count} cards face down; draw`;
   }
-  pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)));
+  pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)), pileLabel("Stock"));
   pile.setAttribute("aria-label", label);
 }
 
@@ -457,6 +517,7 @@ function patchWaste(pile, state) {
     }
     pile.append(card);
   });
+  pile.append(pileLabel("Waste"));
   pile.setAttribute("aria-label", top ? `Waste: ${count} cards` : "Waste: empty");
 }
 
@@ -530,32 +591,69 @@ function statusItems(state) {
  * @typedef {Record<ButtonName, HTMLButtonElement>} Buttons
  */
 
-/** @param {Buttons} buttons @param {State} state */
-function patchControls(buttons, state) {
-  const s = state.status;
-  // Greyed, not disabled: pressed anyway, they say why ("nothing to undo").
-  buttons.undo.classList.toggle("pw-unavailable", !s.can_undo);
-  buttons.redo.classList.toggle("pw-unavailable", !s.can_redo);
+/** Which of Python's controls a button's data-action stands for.
+ * @type {Record<string, ControlName>} */
+const CONTROL_OF = {
+  undo: "undo",
+  redo: "redo",
+  hint: "hint",
+  pause: "pause",
+  restart: "restart",
+  review: "review",
+};
+
+/** The control behind an action, when Python says it cannot do anything now.
+ * @param {State} state @param {string} action @returns {ControlView | null} */
+function unavailable(state, action) {
+  const name = CONTROL_OF[action];
+  const control = name ? state.controls[name] : null;
+  return control && !control.enabled ? control : null;
+}
+
+/**
+ * Grey every button (toolbar, menu, notices) whose control cannot do anything now, with
+ * Python's reason as its tooltip. Greyed, not disabled: it stays focusable, and pressed it
+ * says why. The pause button keeps one width for both of its labels.
+ * @param {HTMLElement} root @param {Buttons} buttons @param {State} state
+ */
+function patchControls(root, buttons, state) {
+  for (const node of root.querySelectorAll("button[data-action]")) {
+    if (!(node instanceof HTMLElement)) continue;
+    const action = node.dataset.action || "";
+    if (!(action in CONTROL_OF)) continue;
+    const off = unavailable(state, action);
+    node.setAttribute("aria-disabled", String(Boolean(off)));
+    if (off && off.why) node.title = off.why;
+    else node.removeAttribute("title");
+  }
   const paused = state.clock.paused;
-  buttons.pause.textContent = paused ? "Resume" : "Pause";
+  setLabels(buttons.pause, paused ? "Resume" : "Pause", paused ? "Pause" : "Resume");
   buttons.pause.setAttribute("aria-pressed", String(paused));
 }
 
-/** The line under the status: a search in progress, or the hint's words. @param {State} state */
+/** The hint line: a search in progress, or the hint's own sentence. @param {State} state */
 function hintText(state) {
   const hint = state.hint;
   if (state.finding_deal) return "finding a winnable deal\u2026";
   if (!hint) return "";
   if (hint.status === "checking") return "checking for a solution\u2026";
-  if (hint.status === "failed") return hint.reason;
-  const lead = hint.verdict === "unwinnable" ? "No solution is left from here. " : "";
-  const fallback = hint.move ? `Try ${hint.move}.` : "No move to suggest.";
-  return `${lead}${hint.reason || fallback}`;
+  return hint.reason;
 }
 
-/** @param {State} state */
+/** The hint proved that the position cannot be won. @param {State} state */
 function hintSaysUnwinnable(state) {
   return Boolean(state.hint && state.hint.status === "done" && state.hint.verdict === "unwinnable");
+}
+
+/** The verdict's words, from Python's catalog (the key itself until the catalog arrives).
+ * @param {Catalog | null | undefined} catalog @param {ReviewVerdict} verdict */
+function verdictWords(catalog, verdict) {
+  return catalog ? catalog.verdicts[verdict] : verdict;
+}
+
+/** "Cannot be won from here" for "cannot be won from here". @param {string} text */
+function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 /**
@@ -568,14 +666,26 @@ function hintSaysUnwinnable(state) {
  * @property {HTMLSelectElement} presetSelect
  * @property {HTMLSelectElement} passesSelect
  * @property {HTMLFieldSetElement} optionsGroup
+ * @property {HTMLParagraphElement} reviewWhy why the review opens later, under its item
  */
 
-/** The "Game" menu: deals (number, daily, code, share), rules for the next deal, options.
- * The catalog's choices are filled in by `patchCatalog`. @returns {MenuParts} */
+/** The "Game" menu: this game (how to play it, its review), deals (number, daily, code,
+ * share), rules for the next deal, options. It opens over the board (see widget.css). The
+ * catalog's choices are filled in by `patchCatalog`. @returns {MenuParts} */
 function menuParts() {
   const menu = el("details", "pw-menu");
   menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
   const body = el("div", "pw-menu-body");
+
+  const game = el("fieldset", "pw-group");
+  game.append(el("legend", "", {}, "This game"));
+  const reviewWhy = el("p", "pw-why", { "data-why": "review", hidden: "" });
+  game.append(
+    actionButton("rules-panel", "How to play (rules)"),
+    actionButton("restart", "Restart this deal"),
+    actionButton("review", "Review this game"),
+    reviewWhy,
+  );
 
   const deals = el("fieldset", "pw-group");
   deals.append(el("legend", "", {}, "Deals"));
@@ -609,8 +719,6 @@ function menuParts() {
   shareRow.append(actionButton("share", "Share"), shareOutput);
   deals.append(
     actionButton("new", "Random deal"),
-    actionButton("restart", "Restart this deal"),
-    actionButton("review", "Review this game"),
     actionButton("daily", "Daily deal"),
     numberRow,
     codeRow,
@@ -630,9 +738,12 @@ function menuParts() {
   rules.append(presetSelect, passesSelect);
 
   const optionsGroup = el("fieldset", "pw-group");
-  body.append(deals, rules, optionsGroup);
+  body.append(game, deals, rules, optionsGroup);
   menu.append(body);
-  return { menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup };
+  return {
+    menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
+    reviewWhy,
+  };
 }
 
 /** Fill the menu's choices from the catalog. @param {MenuParts} parts @param {Catalog} catalog */
@@ -656,9 +767,12 @@ function patchCatalog(parts, catalog) {
   parts.optionsGroup.replaceChildren(el("legend", "", {}, "Options"), ...rows);
 }
 
-/** The menu shows the options in force and the rules of the next deal.
- * @param {MenuParts} parts @param {State} state */
+/** The menu shows the options in force, the rules of the next deal, and why the review
+ * waits if it does. @param {MenuParts} parts @param {State} state */
 function patchMenuValues(parts, state) {
+  const review = unavailable(state, "review");
+  parts.reviewWhy.textContent = review ? review.why || "" : "";
+  parts.reviewWhy.hidden = !(review && review.why);
   for (const box of parts.optionsGroup.querySelectorAll("input[data-option]")) {
     if (!(box instanceof HTMLInputElement)) continue;
     const name = /** @type {keyof OptionsView} */ (box.dataset.option);
@@ -682,7 +796,7 @@ function patchMenuValues(parts, state) {
 function narration(state, previous, played) {
   const outcome = state.status.outcome;
   if (outcome === "won") return { say: `Pyramid cleared in ${state.status.moves} moves!` };
-  if (outcome === "stuck") return { say: "No moves left: undo, restart or deal again." };
+  if (outcome === "stuck") return { say: "Out of moves: undo, restart or deal again." };
   if (state.status.dead_end) {
     return { say: "Dead end: no card the stock can still bring would ever fit." };
   }
@@ -691,17 +805,14 @@ function narration(state, previous, played) {
   let text = "";
   if ((action === "play" || action === "redo") && move) {
     if (move === "draw") {
-      text = state.waste.top ? `Turned the ${cardName(state.waste.top)}` : "Turned a card";
+      text = state.waste.top ? `Turned ${cardSymbol(state.waste.top)}` : "Turned a card";
     } else if (move === "recycle") {
       text = `Recycled the waste: pass ${state.status.pass}`;
-    } else if (move.includes("+")) {
-      const [a, b] = moveCards(move);
-      text = `Removed the ${cardName(a)} and the ${cardName(b)}`;
     } else {
-      text = `Removed the ${cardName(move)}`;
+      text = `Removed ${moveSymbols(move)}`;
     }
   } else if (action === "undo") {
-    text = `Undid ${move}`;
+    text = move ? `Took back ${moveSymbols(move)}` : "Took back a move";
   } else if (action === "new") {
     text = "New deal";
   } else if (action === "restart") {
@@ -730,8 +841,9 @@ function currentNotice(state) {
   return null;
 }
 
-/** A notice's words and buttons. @param {State} state @param {Notice} notice */
-function noticeContent(state, notice) {
+/** A notice's words and buttons. @param {State} state @param {Notice} notice
+ * @param {Catalog | null | undefined} catalog */
+function noticeContent(state, notice, catalog) {
   const s = state.status;
   const exits = [
     actionButton("undo", "Undo"),
@@ -762,15 +874,15 @@ function noticeContent(state, notice) {
       look,
     ];
   } else if (notice.kind === "unwinnable") {
-    title = "No solution from here";
-    const reason = state.hint && state.hint.status === "done" ? state.hint.reason : "";
-    lines = [reason || "The solver proved that this position cannot be won."];
+    title = capitalised(verdictWords(catalog, "unwinnable"));
+    lines = [state.hint && state.hint.status === "done" ? state.hint.reason : ""];
     buttons = [...exits, look];
   } else if (notice.kind === "stuck") {
     title = "Out of moves";
     lines = [
-      "No pair, no King, no draw and no recycle is left. " +
-        "This is not a loss: undo, or play the deal again.",
+      "No pair, no King, no draw and no recycle is left.",
+      "It is not recorded as a loss until you leave the deal (restart it or play another): " +
+        "undo to try another way.",
     ];
     buttons = [...exits, actionButton("review", "Review"), look];
   } else {
@@ -799,19 +911,11 @@ function noticeContent(state, notice) {
   return { title, lines, box };
 }
 
-/** The Continue offer's sentence: how far the saved game got. @param {OfferView} offer */
-function offerText(offer) {
-  const moves = `${offer.moves} move${offer.moves === 1 ? "" : "s"}`;
-  return (
-    `Your last ${offer.rules} game is saved: ${moves}, ${offer.cleared} of 28 cleared, ` +
-    `${formatTime(offer.elapsed)} played.`
-  );
-}
-
-/** @param {OfferView} offer @returns {Node[]} */
+/** The Continue offer: Python's sentence and its two answers. @param {OfferView} offer
+ * @returns {Node[]} */
 function offerContent(offer) {
   return [
-    el("span", "pw-offer-text", {}, offerText(offer)),
+    el("span", "pw-offer-text", {}, offer.text),
     actionButton("continue", "Continue", "pw-button pw-primary"),
     actionButton("offer-close", "Not now"),
   ];
@@ -844,29 +948,43 @@ function recordsContent(records, rules) {
   }
   /** @type {Node[]} */
   const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
-  if (!records.saving) {
-    parts.push(el("p", "pw-note", {}, "Saving is off (store=None): nothing is recorded."));
-  }
+  for (const note of records.notes) parts.push(el("p", "pw-note", {}, note));
   parts.push(actionButton("records", "Close"));
   return parts;
 }
 
-/** The game review: a table of the moves, the decisive one marked; a row's button steps the
- * board to the position before that move. @param {ReviewView} review @returns {Node[]} */
-function reviewContent(review) {
+/** The Rules panel: how to play under the game's rules, in Python's sections.
+ * @param {GameRulesView} rules @returns {Node[]} */
+function rulesContent(rules) {
+  /** @type {Node[]} */
+  const parts = [el("h3", "pw-section-title", {}, "How to play")];
+  for (const { title, text } of rules.explained) {
+    parts.push(el("h4", "pw-rules-title", {}, title), el("p", "pw-rules-text", {}, text));
+  }
+  parts.push(actionButton("rules-panel", "Close"));
+  return parts;
+}
+
+/** The game review: a table of the moves in card symbols, with Python's verdict words; the
+ * hint column only when the review has hints, the note column only when a move has a note.
+ * A row's button steps the board to the position before that move.
+ * @param {ReviewView} review @param {Catalog | null | undefined} catalog @returns {Node[]} */
+function reviewContent(review, catalog) {
   const title = el("h3", "pw-section-title", {}, "Review");
   const close = actionButton("review-close", "Close");
   if (review.status === "reviewing") {
-    return [title, el("p", "pw-note", { role: "status" }, "reviewing…"), close];
+    return [title, el("p", "pw-note", { role: "status" }, "reviewing\u2026"), close];
   }
   if (review.status !== "done") {
     return [title, el("p", "pw-note pw-error", { role: "status" }, review.reason), close];
   }
+  const notes = review.rows.some((row) => row.decisive);
+  const columns = ["#", "Move", "Before", "After"];
+  if (review.hints) columns.push("Hint");
+  if (notes) columns.push("Note");
   const table = el("table", "pw-review-table");
   const head = el("tr");
-  for (const name of ["#", "Move", "Before", "After", "Fair hint", ""]) {
-    head.append(el("th", "", { scope: "col" }, name));
-  }
+  for (const name of columns) head.append(el("th", "", { scope: "col" }, name));
   const thead = el("thead");
   const tbody = el("tbody");
   thead.append(head);
@@ -874,7 +992,7 @@ function reviewContent(review) {
   /** @param {string} text */
   const cell = (text, className = "") => el("td", className, {}, text);
   /** @param {ReviewVerdict} verdict */
-  const verdict = (verdict) => cell(VERDICT_WORDS[verdict] || verdict, `pw-verdict pw-${verdict}`);
+  const verdict = (verdict) => cell(verdictWords(catalog, verdict), `pw-verdict pw-${verdict}`);
   for (const row of review.rows) {
     const moves = String(row.number - 1);
     const tr = el("tr", "pw-review-row", {
@@ -890,25 +1008,24 @@ function reviewContent(review) {
         type: "button",
         "data-action": "step",
         "data-moves": moves,
-        "aria-label": `Show the board before move ${row.number}, ${row.move}`,
+        "aria-label": `Show the board before move ${row.number}, ${row.move_text}`,
       },
       String(row.number),
     );
     const first = el("td");
     first.append(step);
-    const hintCell = cell(row.hint ? `${row.hint}${row.followed ? " ✓" : ""}` : "");
-    if (row.hint_reason) hintCell.title = row.hint_reason;
-    const note = row.decisive
-      ? `◀ the win slipped away here; ${row.keeps_win} would keep it`
-      : "";
-    tr.append(
-      first,
-      cell(row.move, "pw-notation"),
-      verdict(row.before),
-      verdict(row.after),
-      hintCell,
-      cell(note, "pw-review-note"),
-    );
+    tr.append(first, cell(row.move_text, "pw-move"), verdict(row.before), verdict(row.after));
+    if (review.hints) {
+      const text = row.hint_text ? `${row.hint_text}${row.followed ? " \u2713" : ""}` : "";
+      const hint = cell(text, "pw-hint-cell");
+      if (row.hint_reason) hint.title = row.hint_reason;
+      tr.append(hint);
+    }
+    if (notes) {
+      const keep = row.keeps_win_text ? `; ${row.keeps_win_text} would keep it` : "";
+      const note = row.decisive ? `\u25c0 the win slipped away here${keep}` : "";
+      tr.append(cell(note, "pw-review-note"));
+    }
     tbody.append(tr);
   }
   const scroller = el("div", "pw-review-scroll");
@@ -916,7 +1033,7 @@ function reviewContent(review) {
   const end = el(
     "button",
     "pw-button",
-    { type: "button", "data-action": "step-end", "data-moves": String(review.rows.length) },
+    { type: "button", "data-action": "step-end", "data-moves": String(review.end) },
     "Back to the end",
   );
   const actions = el("div", "pw-row");
@@ -1059,6 +1176,7 @@ class Input {
     root.addEventListener("pointermove", (event) => this.onPointerMove(event));
     root.addEventListener("pointerup", (event) => this.onPointerUp(event));
     root.addEventListener("pointercancel", () => this.endDrag());
+    view.dom.menu.menu.addEventListener("toggle", () => view.fitMenu());
     document.addEventListener("visibilitychange", this.onVisibility);
   }
 
@@ -1078,10 +1196,19 @@ class Input {
     const view = this.view;
     const state = view.state;
     if (!state) return;
+    view.clearTransient();
     const menu = view.dom.menu;
     if (action === "fullscreen") return this.toggleFullscreen();
-    if (action === "pause") return this.send({ action: state.clock.paused ? "unpause" : "pause" });
+    if (action === "pause" && state.clock.paused) return this.send({ action: "unpause" });
+    const off = unavailable(state, action);
+    if (off) return view.say(off.why || "", "info");
+    if (action === "pause") return this.send({ action: "pause" });
     if (action === "unpause") return this.send({ action: "unpause" });
+    if (action === "rules-panel") {
+      menu.menu.open = false;
+      view.ui.showRules = !view.ui.showRules;
+      return view.showRules(state);
+    }
     if (action === "look") {
       const notice = currentNotice(state);
       if (notice) view.ui.closed.add(notice.key);
@@ -1109,14 +1236,14 @@ class Input {
       const input = menu.numberInput;
       const number = Number(input.value);
       if (input.value === "" || !Number.isInteger(number) || number < 0) {
-        return view.say("Type a deal number (a whole number) first", true);
+        return view.say("Type a deal number (a whole number) first", "error");
       }
       return this.closeMenuAnd({ action: "new", number });
     }
     if (action === "daily") return this.closeMenuAnd({ action: "new", daily: true });
     if (action === "open-code") {
       const code = menu.codeInput.value.trim();
-      if (!code) return view.say("Paste a deal or position code first", true);
+      if (!code) return view.say("Paste a deal or position code first", "error");
       return this.closeMenuAnd({ action: "new", code });
     }
     if (action === "new") return this.closeMenuAnd({ action: "new" });
@@ -1137,8 +1264,8 @@ class Input {
       return;
     }
     const request = root.requestFullscreen?.();
-    if (!request) return this.view.say("Full screen is not available here", true);
-    request.catch(() => this.view.say("Full screen is not available here", true));
+    if (!request) return this.view.say("Full screen is not available here", "error");
+    request.catch(() => this.view.say("Full screen is not available here", "error"));
   }
 
   /** A checkbox or a select of the Game menu. @param {Event} event */
@@ -1169,6 +1296,7 @@ class Input {
     const view = this.view;
     const state = view.state;
     if (!state) return;
+    view.clearTransient();
     const selected = view.ui.selected;
     if (selected === code) {
       view.select(null);
@@ -1182,6 +1310,7 @@ class Input {
   /** Send a tap with the current selection, which it clears.
    * @param {CardCode | "stock" | "waste"} target @param {CardCode | null} card the card tapped */
   tap(target, card) {
+    this.view.clearTransient();
     const selected = this.view.ui.selected;
     if (selected) this.view.select(null);
     const cards = [selected, card].filter((code) => code != null);
@@ -1196,6 +1325,8 @@ class Input {
       return;
     }
     const target = event.target;
+    const menu = this.view.dom.menu.menu;
+    if (menu.open && !closest(target, ".pw-menu")) menu.open = false; // a click outside closes it
     const actionNode = closest(target, "[data-action]");
     if (actionNode && actionNode.tagName !== "SUMMARY") {
       this.command(actionNode.dataset.action || "", actionNode);
@@ -1249,6 +1380,7 @@ class Input {
       const target = this.dropTarget(drag.node, event.clientX, event.clientY);
       if (target && target !== drag.code) {
         this.view.ui.selected = null;
+        this.view.clearTransient();
         this.send({ action: "pair", cards: [drag.code, target] }, [drag.code, target]);
       }
     }
@@ -1399,7 +1531,7 @@ class Input {
     } else if (notice && notice.kind !== "paused" && !view.ui.closed.has(notice.key)) {
       this.command("look");
     } else {
-      view.say("");
+      view.say("", "info");
       view.select(null);
     }
   }
@@ -1428,8 +1560,8 @@ class Input {
       else this.moveCursor("right");
     } else if (ctrl && !event.altKey) {
       const lower = key.toLowerCase();
-      if (lower === "z" && !event.shiftKey) this.send({ action: "undo" });
-      else if (lower === "y" || (lower === "z" && event.shiftKey)) this.send({ action: "redo" });
+      if (lower === "z" && !event.shiftKey) this.command("undo");
+      else if (lower === "y" || (lower === "z" && event.shiftKey)) this.command("redo");
       else consumed = false;
     } else if (event.altKey || event.metaKey) {
       consumed = false;
@@ -1457,10 +1589,12 @@ class Input {
  * @property {HTMLDivElement} panel the notice over the table
  * @property {HTMLDivElement} offer
  * @property {HTMLDivElement} records
+ * @property {HTMLDivElement} rules the Rules panel
  * @property {HTMLDivElement} review
  * @property {HTMLDivElement} status
  * @property {HTMLDivElement} hintLine
  * @property {HTMLDivElement} message
+ * @property {HTMLDivElement} controls the button row
  * @property {HTMLDivElement} live the screen readers' polite live region
  * @property {Buttons} buttons
  * @property {MenuParts} menu
@@ -1472,6 +1606,7 @@ class Input {
  * @property {CardCode | null} selected
  * @property {Set<string>} closed notices and offers this view closed ("kind:position_version")
  * @property {boolean} showRecords
+ * @property {boolean} showRules
  */
 
 /** @param {HTMLElement} host @returns {Dom} */
@@ -1493,17 +1628,22 @@ function buildDom(host) {
   const waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
   const panel = el("div", "pw-panel", { role: "dialog", "aria-modal": "false", hidden: "" });
   table.append(pyramid, stock, waste, panel);
-  // Below the table, never over the cards: the Continue offer, the records, the review.
+  // Outside the table, never over the cards: the Continue offer, the records, the rules, the
+  // review.
   const offer = el("div", "pw-offer", { role: "region", "aria-label": "Saved game", hidden: "" });
   const records = el("div", "pw-records", { role: "region", "aria-label": "Records", hidden: "" });
+  const rules = el("div", "pw-rules", { role: "region", "aria-label": "How to play", hidden: "" });
   const review = el("div", "pw-review", {
     role: "region",
     "aria-label": "Game review",
     hidden: "",
   });
   const status = el("div", "pw-status", { "aria-label": "Game status" });
+  // The hint and the message share one box of a fixed height (widget.css).
+  const talk = el("div", "pw-talk");
   const hintLine = el("div", "pw-hint-line");
   const message = el("div", "pw-message", { role: "status" });
+  talk.append(hintLine, message);
   const live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
 
   const controls = el("div", "pw-controls", { role: "toolbar", "aria-label": "Game controls" });
@@ -1528,11 +1668,11 @@ function buildDom(host) {
   const menu = menuParts();
   controls.append(menu.menu);
   buttons.records.setAttribute("aria-expanded", "false");
-  root.append(table, offer, status, hintLine, message, controls, records, review, live);
+  root.append(table, offer, status, talk, controls, records, rules, review, live);
   host.replaceChildren(root);
   return {
-    root, table, pyramid, stock, waste, panel, offer, records, review, status, hintLine,
-    message, live, buttons, menu,
+    root, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
+    message, controls, live, buttons, menu,
   };
 }
 
@@ -1544,7 +1684,9 @@ class PyramidView {
     /** @type {State | null} */
     this.state = null;
     /** @type {LocalUi} */
-    this.ui = { selected: null, closed: new Set(), showRecords: false };
+    this.ui = { selected: null, closed: new Set(), showRecords: false, showRules: false };
+    /** @type {Catalog | null} */
+    this.catalog = null;
     /** @type {(HTMLElement | null)[]} pyramid index -> card element (null when removed) */
     this.slots = new Array(28).fill(null);
     this.clock = { base: 0, at: 0, running: false };
@@ -1578,6 +1720,7 @@ class PyramidView {
   /** The Game menu's choices, from Python's catalog. @param {Catalog | null | undefined} catalog */
   showCatalog(catalog) {
     if (!catalog) return;
+    this.catalog = catalog;
     patchCatalog(this.dom.menu, catalog);
     if (this.state) patchMenuValues(this.dom.menu, this.state);
   }
@@ -1596,7 +1739,6 @@ class PyramidView {
     patchStock(dom.stock, state);
     patchWaste(dom.waste, state);
     this.showStatus(state);
-    patchControls(dom.buttons, state);
     patchMenuValues(dom.menu, state);
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
@@ -1610,9 +1752,22 @@ class PyramidView {
     this.showNotice(state);
     this.showOffer(state);
     this.showRecords(state);
+    this.showRules(state);
     this.showReview(state);
+    patchControls(dom.root, dom.buttons, state); // after the notices: their buttons too
     dom.root.dataset.version = String(state.version);
+    this.notifyDrawn(state.version);
     this.input.restoreFocus(hadFocus, focusedKey);
+  }
+
+  /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
+   * changes from the page (marimo) then re-run what reads the board; Python decides nothing
+   * from it (every move already went through Python).
+   * @param {number} version */
+  notifyDrawn(version) {
+    if (this.model.get("drawn") === version) return;
+    this.model.set("drawn", version);
+    this.model.save_changes();
   }
 
   /** @param {State} state */
@@ -1635,13 +1790,20 @@ class PyramidView {
     this.timeSpan.textContent = `Time ${formatTime(seconds)}`;
   }
 
-  /** @param {State} state @param {State | null} previous */
+  /** A new hint (or search) clears whatever the message line said before it.
+   * @param {State} state @param {State | null} previous */
   showHint(state, previous) {
     const text = hintText(state);
-    this.dom.hintLine.textContent = text;
-    this.dom.hintLine.classList.toggle("pw-lost", hintSaysUnwinnable(state));
+    const line = this.dom.hintLine;
+    const hint = state.hint && state.hint.status === "done" ? state.hint : null;
+    line.textContent = text;
+    line.classList.toggle("pw-lost", hintSaysUnwinnable(state));
+    line.classList.toggle("pw-doubtful", Boolean(hint && hint.looks_lost));
     const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
-    if (text && before !== JSON.stringify(state.hint) + state.finding_deal) this.announce(text);
+    if (text && before !== JSON.stringify(state.hint) + state.finding_deal) {
+      this.say("", "info");
+      this.announce(text);
+    }
   }
 
   paintHighlights() {
@@ -1653,11 +1815,10 @@ class PyramidView {
     const words = narration(state, previous, this.model.get("moves").length);
     if (!words) return;
     if ("say" in words) {
-      this.say(words.say);
+      this.say(words.say, "outcome");
       return;
     }
-    this.dom.message.textContent = "";
-    this.dom.message.classList.remove("pw-error");
+    this.say("", "info");
     this.announce(words.announce);
   }
 
@@ -1668,7 +1829,7 @@ class PyramidView {
     const panel = this.dom.panel;
     patchRegion(panel, shown && notice ? notice.key : null, () => {
       if (!notice) return [];
-      const { title, lines, box } = noticeContent(state, notice);
+      const { title, lines, box } = noticeContent(state, notice, this.catalog);
       panel.dataset.kind = notice.kind;
       panel.setAttribute("aria-label", title);
       this.announce(`${title}. ${lines.join(" ")}`);
@@ -1682,7 +1843,7 @@ class PyramidView {
     const key = offer ? `offer:${JSON.stringify(offer)}` : null;
     const shown = key && !this.ui.closed.has(key) ? key : null;
     if (patchRegion(this.dom.offer, shown, () => (offer ? offerContent(offer) : [])) && offer) {
-      this.announce(`${offerText(offer)} Continue?`);
+      this.announce(offer.text);
     }
   }
 
@@ -1695,11 +1856,18 @@ class PyramidView {
   }
 
   /** @param {State} state */
+  showRules(state) {
+    const rules = state.rules;
+    const key = this.ui.showRules ? JSON.stringify(rules) : null;
+    patchRegion(this.dom.rules, key, () => rulesContent(rules));
+  }
+
+  /** @param {State} state */
   showReview(state) {
     const review = state.review;
     const box = this.dom.review;
     const built = patchRegion(box, review ? JSON.stringify(review) : null, () =>
-      review ? reviewContent(review) : [],
+      review ? reviewContent(review, this.catalog) : [],
     );
     if (!review) return;
     if (built && review.status === "done") this.announce(review.summary);
@@ -1707,11 +1875,19 @@ class PyramidView {
     if (row) keepInView(row);
   }
 
+  /** The open Game menu reaches from the top of the widget down to the button row, no
+   * further (it lies over the board, and a longer menu scrolls inside). */
+  fitMenu() {
+    const { root, controls, menu } = this.dom;
+    if (!menu.menu.open) return;
+    const room = controls.getBoundingClientRect().top - root.getBoundingClientRect().top - 10;
+    menu.menu.style.setProperty("--pw-menu-room", `${Math.max(160, Math.floor(room))}px`);
+  }
+
   // ------------------------------------------------------------------ local UI
   /** Select a card (or nothing) in this view only. @param {CardCode | null} code */
   select(code) {
     this.ui.selected = code;
-    if (code) this.dom.message.textContent = "";
     this.paintHighlights();
   }
 
@@ -1720,11 +1896,24 @@ class PyramidView {
     return asHtml(this.dom.root.querySelector(`.pw-card[data-card="${code}"]`));
   }
 
-  /** @param {string} text @param {boolean} [isError] */
-  say(text, isError = false) {
-    this.dom.message.textContent = text || "";
-    this.dom.message.classList.toggle("pw-error", Boolean(isError && text));
-    this.announce(text || "");
+  /**
+   * Show (and speak) a message. An "error" (a refusal) or an "info" (a copied code, why a
+   * control is greyed) lasts until the player's next action; an "outcome" (won, out of moves,
+   * dead end) until the position changes.
+   * @param {string} text @param {"error" | "info" | "outcome"} kind
+   */
+  say(text, kind) {
+    const message = this.dom.message;
+    message.textContent = text;
+    message.classList.toggle("pw-error", kind === "error" && Boolean(text));
+    if (kind === "outcome") delete message.dataset.transient;
+    else message.dataset.transient = "true";
+    this.announce(text);
+  }
+
+  /** The player acts: a refusal or a note from before goes. */
+  clearTransient() {
+    if (this.dom.message.dataset.transient && this.dom.message.textContent) this.say("", "info");
   }
 
   /** @param {string} text */
@@ -1737,16 +1926,16 @@ class PyramidView {
 
   /** @param {string} text @param {string} done what to say once copied */
   copy(text, done) {
-    const fallback = () => this.say(`Copy this code: ${text}`);
+    const fallback = () => this.say(`Copy this code: ${text}`, "info");
     if (!navigator.clipboard) return fallback();
-    navigator.clipboard.writeText(text).then(() => this.say(done), fallback);
+    navigator.clipboard.writeText(text).then(() => this.say(done, "info"), fallback);
   }
 
   // ------------------------------------------------------------------ acks
   /** @param {string} reason @param {CardCode[]} cards */
   refused(reason, cards) {
     this.ui.selected = null;
-    this.say(reason, true);
+    this.say(reason, "error");
     this.bounce(cards);
     this.paintHighlights();
   }

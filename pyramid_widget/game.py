@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from . import codes
+from . import codes, svg
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
     build_layout,
@@ -795,6 +795,10 @@ class Game:
 
     def __str__(self) -> str:
         return self.board()
+
+    def _repr_svg_(self) -> str:
+        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`."""
+        return svg.board(self)
 
     def __repr__(self) -> str:
         deal = f" #{self.deal_number}" if self.deal_number is not None else ""

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import svg
 from .deals import deal_cards, parse_layout
 from .game import Game, IllegalMove, Move
 from .rules import Rules
@@ -488,9 +489,32 @@ def _html(review: Review) -> str:
     facts = f"deal {html.escape(deal)} · {solved} in {review.seconds:.1f} s"
     if any(step.hint is not None for step in review.steps):
         facts += " · ✓ the move played was the fair hint's (hover a hint for its reason)"
+    table = (
+        '<table style="border-collapse:collapse">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
     return (
         '<div class="pyramid-review">'
         f"<p><b>{html.escape(review.summary)}</b><br><small>{facts}</small></p>"
-        '<table style="border-collapse:collapse">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        '<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start">'
+        f"<div>{table}</div>{_picture(review)}</div></div>"
     )
+
+
+def _picture(review: Review) -> str:
+    """The position that matters, as a picture beside the table: before the decisive move,
+    with the mistake and the better move marked; else where the game ended."""
+    if review._game is None:
+        return ""
+    if review.mistake is None:
+        picture, caption = svg.board(review._game, size=360), "Where the game ended."
+    else:
+        picture = svg.board(
+            review.game_at(review.mistake - 1),
+            size=360,
+            mistake=review[review.mistake].move,
+            better=review.better,
+        )
+        caption = f"Before move {review.mistake}: the mistake and the move that kept the win."
+    words = f"<figcaption><small>{caption}</small></figcaption>"
+    return f'<figure style="margin:0">{picture}{words}</figure>'

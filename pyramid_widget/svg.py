@@ -57,7 +57,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import PYRAMID_SIZE, RANKS, Card, row_col
+from .cards import PYRAMID_SIZE, RANKS, SUIT_SYMBOLS, Card, row_col
 
 if TYPE_CHECKING:
     from .game import Game, Move
@@ -81,7 +81,7 @@ CARD_H = 140  # --pw-h: 1.4 widths
 GAP = 10  # --pw-gap: 0.1 width
 ROW_STEP = 70  # --pw-step: half a card's height
 CORNER_R = 9  # border-radius: 0.09 width
-FAN_STEP = 30  # the waste fan (the widget's 0.22 width, a little wider so each index shows)
+FAN_STEP = 30  # the waste fan: 0.3 of a card width, as the widget steps it
 LIFT = 11  # a selected card rises 0.08 heights
 MARGIN = 28
 TOP = 48  # room above the apex for a lifted card, its rings and badges
@@ -99,7 +99,6 @@ STATUS_CHARS = int(TABLE_W / (0.6 * STATUS_FONT))  # a line's characters, at 0.6
 
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, Arial, sans-serif"
 
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 RED_SUITS = frozenset("dh")
 
 BADGES = {"hint": "★", "mistake": "✗", "better": "✓"}
@@ -252,13 +251,6 @@ def _group(attrs: Mapping[str, Any], children: Iterable[str]) -> str:
 
 def _translate(x: float, y: float) -> str:
     return f"translate({_num(x)} {_num(y)})"
-
-
-# ------------------------------------------------------------------------------ card words
-def card_text(card: Card) -> str:
-    """A card as the board writes it: "10♠", "K♦"."""
-    rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
-    return rank + SUIT_SYMBOLS[card.suit]
 
 
 # ------------------------------------------------------------------------------ the picture
@@ -445,7 +437,7 @@ def _target_word(target: Card | str) -> Card | str:
 
 
 def _target_text(target: Card | str) -> str:
-    return card_text(target) if isinstance(target, Card) else "the stock"
+    return target.symbol if isinstance(target, Card) else "the stock"
 
 
 def _joined(items: tuple[Card | str, ...], joiner: str) -> tuple[Card | str, ...]:
@@ -623,12 +615,12 @@ class _Drawing:
 
     def description(self) -> str:
         places = self.pyramid_places()
-        in_play = [card_text(card) for _, card, status, _, _ in places if status == "in_play"]
+        in_play = [card.symbol for _, card, status, _, _ in places if status == "in_play"]
         covered = sum(status == "covered" for _, _, status, _, _ in places)
         parts = [f"In play in the pyramid: {', '.join(in_play) or 'none'}."]
         parts.append(f"Covered: {covered} card{'' if covered == 1 else 's'}.")
         parts.append(self.stock_words() + ".")
-        fan = [card_text(card) for card in self.fan() if self.shows(card)]
+        fan = [card.symbol for card in self.fan() if self.shows(card)]
         waste = len(self.game.waste)
         if waste:
             parts.append(f"Waste: {waste} card{'' if waste == 1 else 's'}, top {fan[-1]}.")
@@ -960,7 +952,7 @@ class _Drawing:
             for word in mark.words:
                 if isinstance(word, Card):
                     ink = self.theme.red if word.suit in RED_SUITS else self.theme.text
-                    spans.append(_tag("tspan", {"fill": ink}, _escape(card_text(word))))
+                    spans.append(_tag("tspan", {"fill": ink}, _escape(word.symbol)))
                 else:
                     spans.append(_escape(word))
             words = _tag(

@@ -3,12 +3,13 @@
 Everything about the game lives in a plain-Python `GameSession` (session.py): the game, its
 records, the options, the slow work. The widget syncs the session's `state` to every view,
 mirrors the options as traits so a notebook can set them (`w.auto_pair = True`), hands each
-message from a view to `intents.handle`, and offers the session's calls as its own methods so
+message from a view to `GameSession.handle`, and offers the session's calls as its own methods so
 a cell can play (`w.play("5h+8c")`) and every view follows.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from . import svg
 from .game import Game, Move
 from .records import Records
 from .review import Review
@@ -75,6 +77,11 @@ class PyramidWidget(anywidget.AnyWidget):
     state = traitlets.Dict(help="What every view renders; no unseen card in it.").tag(sync=True)
     moves = traitlets.List(traitlets.Unicode(), help="The move log, in notation.").tag(sync=True)
     catalog = traitlets.Dict(help="Presets, pass choices and options for the menus.").tag(sync=True)
+    drawn = traitlets.Int(
+        0,
+        help="The state version a view last drew: a notice from the page, on which hosts such "
+        "as marimo re-run the cells that read the board. Python decides nothing from it.",
+    ).tag(sync=True)
 
     highlight_partners = _option_trait("highlight_partners")
     auto_pair = _option_trait("auto_pair")
@@ -98,6 +105,7 @@ class PyramidWidget(anywidget.AnyWidget):
         **kwargs: Any,
     ) -> None:
         self.session = GameSession(rules, deal, layout, game=game, store=store, clock=self._now)
+        self._pictures: list[Any] = []  # display handles of the pictures beside the board
         settings = {name: kwargs.pop(name) for name in _SETTINGS if name in kwargs}
         super().__init__(catalog=catalog(), next_rules=self.session.next_rules, **kwargs)
         self.hint_time_limit = self.session.hint_time_limit
@@ -133,6 +141,38 @@ class PyramidWidget(anywidget.AnyWidget):
             with contextlib.suppress(Exception):  # at exit, sqlite3 may already be gone
                 session.close()
 
+    # ------------------------------------------------------------------ display
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """Show the board and, beside it, a picture of its position for every place where the
+        widget cannot render (an HTML export, a code host's notebook view, JupyterLab after
+        the kernel is gone). The widget's stylesheet hides the picture wherever the board is
+        live, and the picture follows the game, so a saved notebook shows the last position.
+
+        The picture is a separate output because updating the widget's own output would make
+        JupyterLab build a second view of the board (its widget renderer adds a view per
+        update)."""
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_(**kwargs)  # anywidget's: (data, metadata)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display(data, metadata=metadata, raw=True)
+        self._pictures.append(display(self._picture(), raw=True, display_id=True))
+
+    def _picture(self) -> dict[str, str]:
+        """The position as a picture (an `<img>` of its SVG, which sanitizers let through)
+        and in words; neither names the deal, which may still be secret."""
+        game = self.session.game
+        picture = svg.board(game, size=480)
+        source = "data:image/svg+xml;base64," + base64.b64encode(picture.encode()).decode()
+        words = (
+            f"Pyramid board ({game.rules.name}): cleared {game.cleared} of 28, pass "
+            f"{game.pass_number} of {game.rules.passes_text}, {game.move_count} moves"
+        )
+        return {
+            "text/html": f'<div class="pw-picture"><img alt="{words}" src="{source}"></div>',
+            "text/plain": words,
+        }
+
     # ------------------------------------------------------------------ publishing
     def _show(self, state: dict[str, Any], moves: list[str]) -> None:
         """A new state from the session: one comm message for the state and the move log, and
@@ -140,6 +180,10 @@ class PyramidWidget(anywidget.AnyWidget):
         with self.hold_sync():
             self.moves = moves
             self.state = state
+        if self._pictures and state["position_version"] == state["version"]:
+            picture = self._picture()
+            for handle in self._pictures:
+                handle.update(picture, raw=True)
         for name in OPTION_NAMES:
             if getattr(self, name) != state["options"][name]:
                 setattr(self, name, state["options"][name])

@@ -169,3 +169,14 @@ def test_the_front_end_keeps_no_copy_of_pythons_tables():
     ]
     copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
     assert not copied, copied
+
+
+def test_test_modules_share_helpers_instead_of_importing_one_another():
+    tests = ROOT / "tests"
+    offenders = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in tests.rglob("*.py")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.match(r"\s*(from|import) test_\w+", line)
+    ]
+    assert not offenders, offenders

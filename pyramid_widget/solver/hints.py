@@ -17,9 +17,10 @@ import hashlib
 import itertools
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from .. import svg
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
 from .budget import nodes_for, seconds_limit
@@ -55,6 +56,11 @@ class Hint:
     verdict: Verdict
     reason: str
     chance: float | None = None
+    _game: Game | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows the position the hint was asked on, with its move marked."""
+        return None if self._game is None else svg.board(self._game, hint=self.move)
 
 
 def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
@@ -65,6 +71,12 @@ def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
     ``time_limit`` (seconds) bounds the thinking; with no verdict in time the hint is still a
     sensible move, with verdict "unknown". The game is not changed.
     """
+    found = _hint(game, fair, time_limit)
+    return replace(found, _game=game.copy())
+
+
+def _hint(game: Game, fair: bool, time_limit: float) -> Hint:
+    """The hint itself (see `hint`)."""
     time_limit = seconds_limit("time_limit", time_limit, unlimited=False)
     if game.is_won:
         return Hint(None, "none", "winnable", "The game is won.", 1.0)

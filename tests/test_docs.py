@@ -46,7 +46,8 @@ def test_the_docstrings_hold_examples():
     assert examples >= 20
 
 
-def test_every_python_block_of_the_readme_runs():
+def test_every_python_block_of_the_readme_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("DASK_TEMPORARY_DIRECTORY", str(tmp_path))  # dask's scratch files
     blocks = python_blocks(README.read_text(encoding="utf-8"))
     assert blocks, "the README shows Python"
     runner = doctest.DocTestRunner(optionflags=FLAGS)

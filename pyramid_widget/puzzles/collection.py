@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import overload
 
+from ..deals import splitmix64
 from ..rules import PRESETS, Rules
 from .puzzle import Puzzle
 from .rating import DIFFICULTIES
@@ -99,6 +100,33 @@ class PuzzleSet(Sequence[Puzzle]):
             and (themes is None or themes & set(puzzle.themes))
             and (levels is None or puzzle.difficulty in levels)
         )
+
+    def pick(self, count: int, *, seed: int = 0) -> PuzzleSet:
+        """``count`` puzzles of this set chosen at random but reproducibly (the same seed, the
+        same puzzles, on every Python: SplitMix64 shuffles, as numbered deals do), kept in the
+        set's order: a worksheet for a class.
+
+        >>> from pyramid_widget import puzzles
+        >>> sheet = puzzles.load("classic", theme="trapped").pick(5, seed=1)
+        >>> len(sheet), sheet == puzzles.load("classic", theme="trapped").pick(5, seed=1)
+        (5, True)
+        """
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"count must be a whole number from 0 up, not {count!r}")
+        places = list(range(len(self)))
+        numbers = splitmix64(seed)
+        for i in range(len(places) - 1, 0, -1):
+            j = next(numbers) % (i + 1)
+            places[i], places[j] = places[j], places[i]
+        chosen = set(places[:count])
+        return PuzzleSet(p for n, p in enumerate(self._puzzles) if n in chosen)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PuzzleSet):
+            return NotImplemented
+        return self._puzzles == other._puzzles
+
+    __hash__ = None  # type: ignore[assignment]
 
     def themes(self) -> Counter[str]:
         """How many puzzles carry each theme."""

@@ -22,20 +22,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..cards import LYING_ON, Card
+from ..cards import LYING_ON, RANK_NAMES, Card
 from ..game import Game
 from ..words import join_words
 
 LossKind = Literal["trapped", "shortage", "dead end", "stuck"]
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four")
-_RANK_WORDS = {1: "Ace", 11: "Jack", 12: "Queen"}
 
 
 @dataclass(frozen=True)
 class PlainLoss:
     """Why a position is lost, plainly. ``sentence`` completes "after <move> ...", e.g. "the
-    9♦ can never leave: both 4s left lie on it (4♠ and 4♣)"; ``card`` is the card that can
+    9♦ can never leave: both Fours left lie on it (4♠ and 4♣)"; ``card`` is the card that can
     never leave (for "trapped")."""
 
     kind: LossKind
@@ -44,13 +43,16 @@ class PlainLoss:
 
 
 def rank_word(value: int, count: int = 1) -> str:
-    """A value as a player says it, singular or plural: "4", "4s", "Queen", "Aces".
+    """A value in words, singular or plural: "Four", "Fours", "Sixes". (Words, not "4s",
+    which would read as the card 4♠ in notation.)
 
-    >>> rank_word(4, 2), rank_word(1), rank_word(12, 3)
-    ('4s', 'Ace', 'Queens')
+    >>> rank_word(4, 2), rank_word(1), rank_word(6, 3)
+    ('Fours', 'Ace', 'Sixes')
     """
-    word = _RANK_WORDS.get(value, str(value))
-    return word if count == 1 else word + "s"
+    word = RANK_NAMES[value - 1]
+    if count == 1:
+        return word
+    return word + ("es" if word.endswith("x") else "s")
 
 
 def count_word(count: int) -> str:
@@ -64,7 +66,7 @@ def plain_loss(game: Game) -> PlainLoss | None:
 
     >>> lost = Game.from_position({0: "9d", 1: "4s", 2: "Kc"})
     >>> plain_loss(lost).sentence
-    'the 9♦ can never leave: the only 4 left, 4♠, lies on it'
+    'the 9♦ can never leave: the only Four left, 4♠, lies on it'
     """
     if game.is_won:
         return None

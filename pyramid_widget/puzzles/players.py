@@ -39,11 +39,17 @@ def uncovered(game: Game, move: Move) -> tuple[Card, ...]:
 
 
 def greedy_choices(game: Game) -> list[Move]:
-    """The removals that uncover the most pyramid cards (all of them when tied).
+    """The removals that uncover the most pyramid cards (all of them when tied). In the
+    teaching notebook's lesson 3 each 8 frees one card, so greedy play is a coin toss:
 
-    >>> game = Game.from_position({1: "5h", 3: "8c", 4: "8d"}, waste=["Ks"])
+    >>> game = Game.from_position(
+    ...     {0: "Ah", 1: "Jc", 2: "9d", 3: "8h", 5: "8d"},
+    ...     stock=["4c", "Ts", "5s", "2s", "Qs", "3h"],
+    ...     waste=["5c"],
+    ...     pass_number=3,
+    ... )
     >>> [str(move) for move in greedy_choices(game)]
-    ['Ks']
+    ['5c+8h', '5c+8d']
     """
     moves = removals(game)
     if not moves:

@@ -48,8 +48,8 @@ def answer_reason(evidence: Evidence, answer: Move) -> str:
 
 
 def loser_reason(evidence: Evidence, loser: Move) -> str:
-    """Why ``loser`` throws the win away, e.g. "After 5♥ + 8♣ the 9♦ can never leave: both 4s
-    left lie on it (4♠ and 4♣)."."""
+    """Why ``loser`` throws the win away, e.g. "After 5♥ + 8♣ the 9♦ can never leave: both
+    Fours left lie on it (4♠ and 4♣)."."""
     game = evidence.game
     loss = evidence.losses.get(loser)
     if loser.kind == "draw":

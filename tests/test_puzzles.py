@@ -137,6 +137,18 @@ def test_a_puzzles_code_loads_and_shows_no_unseen_card():
         assert named <= game.seen, (puzzle.id, named - game.seen)
 
 
+def test_what_a_front_end_may_show_before_the_answer_names_no_unseen_card():
+    """`Puzzle.about` holds no code, no answer, and no deal number while a card is unseen (a
+    deal number names the whole layout)."""
+    for puzzle in SHIPPED:
+        shown = json.dumps(puzzle.about, ensure_ascii=False)
+        assert "pw1:" not in shown and "answers" not in shown
+        assert ("deal" in puzzle.about) == (puzzle.unseen == 0)
+        game = puzzle.game()
+        assert not cards_named(shown) & {game.cards[i] for i in unseen(game)}
+        assert puzzle.about["task"] == puzzle.task
+
+
 def test_puzzles_name_cards_in_symbols_for_players_and_notation_for_code():
     for puzzle in SHIPPED:
         for choice in puzzle.answers + puzzle.alternatives:

@@ -213,6 +213,33 @@ class Puzzle:
     def theme_titles(self) -> tuple[str, ...]:
         return tuple(THEMES[theme].title for theme in self.themes)
 
+    @property
+    def about(self) -> dict[str, Any]:
+        """What a front end may show before the puzzle is solved: no answer, and nothing that
+        names an unseen card. The code and the deal number both name every card (a deal number
+        is its layout), so neither is here while a card is unseen; the deal is named once
+        every card has been seen.
+
+        >>> from pyramid_widget import puzzles
+        >>> hiding = next(puzzle for puzzle in puzzles.load() if puzzle.unseen)
+        >>> "deal" in hiding.about, "code" in hiding.about
+        (False, False)
+        """
+        shown: dict[str, Any] = {
+            "id": self.id,
+            "rules": self.rules,
+            "move": self.move,
+            "task": self.task,
+            "themes": list(self.themes),
+            "theme_titles": list(self.theme_titles),
+            "difficulty": self.difficulty,
+            "rating": self.rating,
+            "unseen": self.unseen,
+        }
+        if not self.unseen:
+            shown["deal"] = self.deal
+        return shown
+
     def choice(self, move: Move | str) -> Choice | None:
         """The answer or alternative for ``move``, or None if it is not a legal move here."""
         notation = str(Move.parse(move))

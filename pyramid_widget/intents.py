@@ -12,7 +12,8 @@ version} (every click or key on a card or a pile), pair {cards: [a, b], version}
 draw, recycle, undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint),
 pause {auto?}, unpause {auto?} (the end of a pause), option {name, value}, rules {name} (for
 the next deal), share, continue (take up the saved game on offer), review (review the game),
-review_step {moves} (show the reviewed game after that many of its moves), review_close.
+review_step {moves} (show the reviewed game after that many of its moves), review_close,
+puzzle {id? | step? (1 or -1) | theme?, difficulty?} (puzzle mode), puzzle_close.
 
 This module decides nothing about the game: what a tap means is `Game.tap_move`'s, legality is
 the engine's, and its refusal is passed on word for word. The one thing decided here is whether
@@ -84,6 +85,14 @@ class Session(Protocol):
 
     def share(self) -> str: ...
 
+    def open_puzzle(
+        self, which: str | None = None, *, theme: str | None = None, difficulty: str | None = None
+    ) -> Any: ...
+
+    def step_puzzle(self, step: int) -> Any: ...
+
+    def close_puzzle(self) -> Any: ...
+
 
 class BadIntent(ValueError):
     """A message that cannot be acted on (malformed, unknown or stale), with the reason why."""
@@ -112,6 +121,7 @@ CALLS: dict[str, Callable[[Session], Any]] = {
     "dismiss": lambda session: session.dismiss_hint(),
     "review": lambda session: session.request_review(),
     "review_close": lambda session: session.close_review(),
+    "puzzle_close": lambda session: session.close_puzzle(),
 }
 ACTIONS = (
     POSITIONAL
@@ -125,6 +135,7 @@ ACTIONS = (
         "share",
         "continue",
         "review_step",
+        "puzzle",
     }
 )
 
@@ -184,6 +195,9 @@ class Intent:
     value: bool | None = None
     auto: bool = False
     moves: int | None = None
+    step: int | None = None
+    theme: str | None = None
+    difficulty: str | None = None
 
 
 def _int(value: Any) -> bool:
@@ -258,6 +272,8 @@ def parse_intent(content: Any) -> Intent:
         extra["value"] = _flag(content, "value", default=None)
     elif action == "rules":
         extra["name"] = _text(content, "name")
+    elif action == "puzzle":
+        extra.update(_puzzle_fields(content))
     elif action == "review_step":
         moves = content.get("moves")
         if not _int(moves) or moves < 0:
@@ -278,6 +294,25 @@ def _flag(content: dict, key: str, default: bool | None) -> bool:
     if not isinstance(value, bool):
         raise BadIntent(f"'{key}' must be true or false")
     return value
+
+
+def _puzzle_fields(content: dict) -> dict[str, Any]:
+    """A puzzle by id, the next or previous one (step 1 or -1), or the first one with a theme
+    and a difficulty (either may be left out)."""
+    fields: dict[str, Any] = {}
+    for key in ("id", "theme", "difficulty"):
+        if content.get(key) is not None:
+            fields["name" if key == "id" else key] = _text(content, key)
+    step = content.get("step")
+    if step is not None:
+        if step not in (1, -1) or isinstance(step, bool):
+            raise BadIntent("'step' must be 1 (the next puzzle) or -1 (the previous one)")
+        if fields:
+            raise BadIntent("a puzzle step takes no id, theme or difficulty")
+        fields["step"] = step
+    if "name" in fields and len(fields) > 1:
+        raise BadIntent("a puzzle by id takes no theme or difficulty")
+    return fields
 
 
 def _new_deal_fields(content: dict) -> dict[str, Any]:
@@ -351,6 +386,11 @@ def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any
             raise BadIntent(NOTHING_TO_CONTINUE)
     elif action == "review_step":
         session.step_review(intent.moves)
+    elif action == "puzzle":
+        if intent.step is not None:
+            session.step_puzzle(intent.step)
+        else:
+            session.open_puzzle(intent.name, theme=intent.theme, difficulty=intent.difficulty)
     else:  # share: the code is handed over because the player asked for it
         return None, {"code": session.share()}
     return None, {}

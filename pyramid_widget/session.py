@@ -29,6 +29,9 @@ from typing import Any, TypeVar
 from . import intents, solver
 from .cards import Card
 from .game import DRAW, RECYCLE, Game, IllegalMove, Move, Pile, deal_for_date
+from .puzzle_mode import PuzzleRun, Score
+from .puzzles import Puzzle, PuzzleSet
+from .puzzles import load as load_puzzles
 from .records import Recorder, Records
 from .review import DEFAULT_TIME_LIMIT, Review
 from .review import review as review_game
@@ -36,6 +39,7 @@ from .rules import Rules
 from .store import DEFAULT, FinishedGame, NullStore, Store, _Default, open_store
 from .view import (
     CHECKING,
+    NO_HINTS_IN_PUZZLES,
     OPTION_NAMES,
     PAUSED,
     REVIEWING,
@@ -55,6 +59,7 @@ REVIEW_LOCKED = (
 )
 NOTHING_TO_REVIEW = "no move has been played yet: nothing to review"
 NO_REVIEW = "there is no review to step through: ask for one first"
+NO_PUZZLE = "no puzzle is on the board: open one first"
 
 #: What `store=` accepts: DEFAULT (the records database), a path, a Store, or None (no saving).
 StoreChoice = Store | NullStore | str | os.PathLike[str] | _Default | None
@@ -176,6 +181,7 @@ class GameSession:
         self._game = _make_game(rules, deal, layout, game)
         opened = open_store(store, fallback=True)
         self._owns_store = opened is not store
+        self._clock = clock
         self._recorder = Recorder(opened, self._game, clock=clock)
         self._withhold_offer_played_elsewhere()
         self._lock = threading.RLock()
@@ -193,6 +199,10 @@ class GameSession:
         self._finding_deal = False
         self._proven: bool | None = None
         self._chosen = deal is not None  # a deal number given is a deal chosen
+        # Puzzle mode: the run on the board, the board it stepped away from, the score.
+        self._puzzle: PuzzleRun | None = None
+        self._board: tuple[Game, Recorder, bool | None, bool] | None = None
+        self._puzzle_score = Score()
         # The review on show: the game and the line of moves it judged.
         self._review: dict[str, Any] | None = None
         self._reviewed_game: Game | None = None
@@ -308,10 +318,20 @@ class GameSession:
 
     # ------------------------------------------------------------------ playing
     def play(self, move: Move | str) -> Move:
-        """Play a move; IllegalMove with the engine's reason, changing nothing, if refused."""
+        """Play a move; IllegalMove with the engine's reason, changing nothing, if refused.
+        In puzzle mode the puzzle may refuse a legal move too, saying why it loses."""
         with self._lock:
             self._check_not_paused()
-            played = self._game.play(move)
+            parsed = Move.parse(move)
+            run = self._puzzle
+            if run is not None and self._game.is_legal(parsed):
+                refusal = run.refusal(self._game, parsed)
+                if refusal is not None:
+                    self._publish(self._event, position=False)  # the board says why
+                    raise IllegalMove(refusal, parsed)
+            played = self._game.play(parsed)
+            if run is not None:
+                run.played(self._game, played)
             self._changed(MoveEvent("play", str(played)))
         return played
 
@@ -333,6 +353,8 @@ class GameSession:
         with self._lock:
             self._check_not_paused()
             move = self._game.undo()
+            if self._puzzle is not None:
+                self._puzzle.undone(self._game)
             self._changed(MoveEvent("undo", str(move)))
         return move
 
@@ -348,6 +370,8 @@ class GameSession:
         move was played, the deal counts as lost in the records."""
         with self._lock:
             self._game.restart()
+            if self._puzzle is not None:
+                self._puzzle.undone(self._game)
             self._changed(MoveEvent("restart"))
 
     def refresh(self) -> None:
@@ -419,6 +443,8 @@ class GameSession:
         position, undo and redo history and clock, and return it; None when nothing is on
         offer. A deal begun here instead counts as lost."""
         with self._lock:
+            if self._puzzle is not None:
+                self._leave_puzzle()
             offer = self._recorder.offer
             if offer is None or offer.game_id in _played_elsewhere(self):
                 return None
@@ -472,9 +498,12 @@ class GameSession:
         return solver.solve(game, time_limit=time_limit)
 
     def request_hint(self) -> None:
-        """A view's Hint: "checking" on the board, then the hint (as a job)."""
+        """A view's Hint: "checking" on the board, then the hint (as a job). A puzzle gives
+        no hints: finding the move is the point."""
         with self._lock:
             self._check_not_paused()
+            if self._puzzle is not None:
+                raise IllegalMove(NO_HINTS_IN_PUZZLES)
             if self._hint == CHECKING:
                 return
             self._show_hint(CHECKING)
@@ -494,6 +523,78 @@ class GameSession:
         with self._lock:
             if self._hint is not None:
                 self._show_hint(None)
+
+    # ------------------------------------------------------------------ puzzles
+    def open_puzzle(
+        self,
+        which: Puzzle | str | None = None,
+        *,
+        rules: Rules | str | None = None,
+        theme: str | None = None,
+        difficulty: str | None = None,
+    ) -> Puzzle:
+        """Pose a puzzle on the board (see `puzzle_mode`): `which` (a `Puzzle` or an id), or
+        the first of the shipped puzzles of `rules` (the board's by default) with that `theme`
+        and `difficulty`. The game on the board waits, untouched and unrecorded meanwhile, until
+        `close_puzzle()`; puzzles are never recorded."""
+        with self._lock:
+            if isinstance(which, Puzzle):
+                chosen, puzzle = PuzzleSet([which]), which
+            else:
+                if rules is None:
+                    rules = self._game.rules if self._board is None else self._board[0].rules
+                chosen = load_puzzles(rules, theme=theme, difficulty=difficulty)
+                if which is not None:
+                    chosen = chosen if which in chosen else load_puzzles()
+                    puzzle = chosen.get(which) if which in chosen else None
+                    if puzzle is None:
+                        raise ValueError(f"no shipped puzzle has the id {which!r}")
+                elif not chosen:
+                    raise ValueError("no shipped puzzle has that theme and difficulty")
+                else:
+                    puzzle = chosen[0]
+            self._pose(chosen, puzzle)
+            return puzzle
+
+    def step_puzzle(self, step: int) -> Puzzle:
+        """The next (`step` 1) or previous (-1) puzzle of the set on the board."""
+        with self._lock:
+            run = self._puzzle
+            if run is None:
+                raise IllegalMove(NO_PUZZLE)
+            puzzle = run.puzzles.next(run.puzzle) if step > 0 else run.puzzles.previous(run.puzzle)
+            self._pose(run.puzzles, puzzle)
+            return puzzle
+
+    def close_puzzle(self) -> None:
+        """Leave puzzle mode: the game that was on the board comes back as it was."""
+        with self._lock:
+            if self._puzzle is not None:
+                self._leave_puzzle()
+                self._changed(MoveEvent("refresh"))
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        """The puzzle on the board, if any."""
+        return None if self._puzzle is None else self._puzzle.puzzle
+
+    def _pose(self, chosen: PuzzleSet, puzzle: Puzzle) -> None:
+        if self._puzzle is None:
+            self._board = (self._game, self._recorder, self._proven, self._chosen)
+            self._recorder.pause()
+            self._puzzle = PuzzleRun(chosen, puzzle, self._puzzle_score)
+        else:
+            self._puzzle.puzzles = chosen
+        self._game = self._puzzle.start(puzzle)
+        self._recorder = Recorder(NullStore(), self._game, clock=self._clock)
+        self._proven, self._chosen = None, False
+        self._changed(MoveEvent("puzzle"))
+
+    def _leave_puzzle(self) -> None:
+        assert self._board is not None
+        self._game, self._recorder, self._proven, self._chosen = self._board
+        self._board = self._puzzle = None
+        self._recorder.unpause()
 
     # ------------------------------------------------------------------ the review
     def review(self, time_limit: float | None = None) -> Review:
@@ -629,6 +730,8 @@ class GameSession:
 
     def _start(self, game: Game, proven: bool | None, *, chosen: bool) -> None:
         with self._lock:
+            if self._puzzle is not None:  # a new deal ends puzzle mode
+                self._leave_puzzle()
             self._game = game
             self._proven = proven
             self._chosen = chosen
@@ -673,6 +776,7 @@ class GameSession:
             finding_deal=self._finding_deal,
             proven=self._proven,
             deal_chosen=self._chosen,
+            puzzle=None if self._puzzle is None else self._puzzle.view(),
             review_blocker=self._review_blocker(),
             offer=offer_view(recorder.offer),
             records=self._records,

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .game import Game
+from .puzzles import DIFFICULTIES, THEMES
 from .rules import PRESETS, Rules
 from .svg import WASTE_FAN
 from .words import VERDICT_WORDS
@@ -108,6 +109,13 @@ def catalog() -> dict[str, Any]:
             for f in OPTION_FIELDS
         ],
         "verdicts": dict(VERDICT_WORDS),
+        "puzzles": {
+            "themes": [
+                {"id": theme.id, "title": theme.title, "meaning": theme.meaning}
+                for theme in THEMES.values()
+            ],
+            "difficulties": list(DIFFICULTIES),
+        },
     }
 
 
@@ -172,7 +180,8 @@ class Extras:
     finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
     winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
     deal (by number, the daily deal, a deal code), so its number may be shown.
-    review_blocker: why the review cannot open now (None when it can).
+    review_blocker: why the review cannot open now (None when it can). puzzle: the puzzle on
+    the board (`puzzle_mode.PuzzleRun.view`), or None.
     """
 
     elapsed: float = 0.0
@@ -187,6 +196,7 @@ class Extras:
     review: dict[str, Any] | None = None
     deal_chosen: bool = False
     review_blocker: str | None = None
+    puzzle: dict[str, Any] | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -362,7 +372,7 @@ def _sentence(text: str) -> str:
 
 
 def controls_view(
-    game: Game, *, paused: bool, review_blocker: str | None
+    game: Game, *, paused: bool, review_blocker: str | None, puzzle: bool = False
 ) -> dict[str, dict[str, Any]]:
     """Which buttons can do something now, and for those that cannot, the sentence saying why
     (a greyed button's tooltip). `review_blocker` is the session's word on the review."""
@@ -375,7 +385,7 @@ def controls_view(
     stuck = "no move is left" if game.outcome == "stuck" else None
     hold = PAUSED if paused else None
     return {
-        "hint": control(won, stuck, hold),
+        "hint": control(won, stuck, hold, NO_HINTS_IN_PUZZLES if puzzle else None),
         "undo": control(hold, None if game.can_undo else "nothing to undo"),
         "redo": control(hold, None if game.can_redo else "nothing to redo"),
         "recycle": control(hold, game.recycle_blocker),
@@ -388,6 +398,7 @@ def controls_view(
 
 
 PAUSED = "the game is paused: resume to play"
+NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
 """Why nothing moves during a pause (a refusal, and a greyed button's tooltip)."""
 
 
@@ -417,7 +428,13 @@ def build_state(
         "position_version": version if position_version is None else position_version,
         "deal": deal_view(game, chosen=extras.deal_chosen, proven=extras.proven),
         "rules": rules_view(rules, options),
-        "controls": controls_view(game, paused=extras.paused, review_blocker=extras.review_blocker),
+        "controls": controls_view(
+            game,
+            paused=extras.paused,
+            review_blocker=extras.review_blocker,
+            puzzle=extras.puzzle is not None,
+        ),
+        "puzzle": extras.puzzle,
         "pyramid": pyramid_statuses(game),
         "stock": {
             "count": game.stock_count,

@@ -21,6 +21,7 @@ import traitlets
 
 from . import svg
 from .game import Game, Move
+from .puzzles import Puzzle
 from .records import Records
 from .review import Review
 from .rules import Rules
@@ -303,6 +304,30 @@ class PyramidWidget(anywidget.AnyWidget):
         """Review the game, show the table on the board, and return the `Review`; it needs the
         game to be over or every card seen (`review(w.game)` works at any time)."""
         return self.session.review(time_limit)
+
+    def puzzle(
+        self,
+        which: Puzzle | str | None = None,
+        *,
+        theme: str | None = None,
+        difficulty: str | None = None,
+        rules: Rules | str | None = None,
+    ) -> Puzzle:
+        """Pose a puzzle mined from a real deal on the board: `which` (a `Puzzle` or an id),
+        or the first of the shipped ones of `rules` (the board's) with that `theme` and
+        `difficulty`; `next_puzzle()`, `previous_puzzle()` step through them and
+        `close_puzzle()` brings back the game that was on the board. The board refuses a wrong
+        move and says why, then lets the player play on to the win."""
+        return self.session.open_puzzle(which, theme=theme, difficulty=difficulty, rules=rules)
+
+    def next_puzzle(self) -> Puzzle:
+        return self.session.step_puzzle(1)
+
+    def previous_puzzle(self) -> Puzzle:
+        return self.session.step_puzzle(-1)
+
+    def close_puzzle(self) -> None:
+        self.session.close_puzzle()
 
     def records(self, rules: Rules | str | None = None) -> Records:
         """The records of `rules` (default: this game's): games, wins, losses, win rate,

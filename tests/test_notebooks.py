@@ -24,6 +24,7 @@ NAMES = [
     "teaching_pairing_strategy.ipynb",
     "inspect_state.ipynb",
     "winnability.ipynb",
+    "puzzles.ipynb",
 ]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -211,3 +212,17 @@ def test_a_saved_board_keeps_a_picture_of_its_last_position() -> None:
     assert "Moves 2" in picture  # updated after the moves made in the next cell
     number = nb.cells[1].outputs[0]["data"]["text/plain"]
     assert number not in html  # a random deal stays anonymous while cards are unseen
+
+
+@pytest.mark.slow
+def test_the_puzzles_notebook_shows_checks_and_plays_a_worksheet() -> None:
+    nb = run("puzzles.ipynb")
+    sheet = cell_with(nb, "sheet = chosen.pick(")
+    pictures = [o for o in sheet.outputs if "image/svg+xml" in o.get("data", {})]
+    assert len(pictures) == 3 and "Find the one removal that keeps the win." in text_of(sheet)
+    checked = text_of(cell_with(nb, "verdict = puzzle.check(answer)"))
+    assert checked.count(": right.") == 3 and "not quite" not in checked
+    assert shows_widget(cell_with(nb, "w.puzzle(sheet[0])"))
+    assert "Right:" in text_of(cell_with(nb, "w.play(answers[0])"))
+    answers = cell_with(nb, "puzzle.picture(answer=True)")
+    assert text_of(answers).count("keeps the win") == 3 and "can never leave" in text_of(answers)

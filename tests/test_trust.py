@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 from helpers import LAYOUT, SOLUTION, cards_named
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import DECK, Card, Game, IllegalMove, Move, deal_winnable, hint, solve
@@ -69,7 +69,9 @@ def test_a_tampered_code_is_refused_or_names_a_reachable_position(game, field, t
         again = Game.from_code(code)
     except ValueError as error:
         assert str(error)  # a reason, never an empty message
+        event("refused")
         return
+    event("accepted")
     # Accepted: it is a sound game whose own code round-trips and whose moves play.
     assert Game.from_code(again.code).code == again.code
     for move in again.legal_moves()[:3]:
@@ -141,7 +143,9 @@ def test_a_tampered_save_is_refused_or_loads_as_a_sound_game(game, key, value):
         again = Game.from_json(json.dumps(data))
     except ValueError as error:
         assert str(error)
+        event("refused")
         return
+    event("accepted")
     assert Game.from_json(again.to_json()).to_json() == again.to_json()
 
 
@@ -190,12 +194,15 @@ def test_a_hand_built_move_is_checked_before_it_is_applied(game, kind, parts):
         move = Move(kind, tuple(parts))
     except IllegalMove as error:
         assert error.reason.startswith("not a move")
+        event("refused: not a move")
         return
     try:
         game.play(move)
     except IllegalMove:
         assert (game.to_json(), game.code) == before
+        event("refused by the rules")
         return
+    event("played")
     assert move in Game.from_json(before[0]).legal_moves()  # it was legal after all
     assert Game.from_json(game.to_json()).code == game.code  # and the game still saves
 
@@ -221,7 +228,9 @@ def test_layouts_are_refused_with_a_reason(text):
         game = Game.from_layout(text)
     except ValueError as error:
         assert str(error)
+        event("refused")
         return
+    event("accepted")
     assert len(set(game.cards)) == 52
 
 
@@ -324,6 +333,7 @@ def test_no_message_reaches_the_catch_all_and_a_refused_one_changes_nothing(
     answer = session.handle(message)
     assert answer is not None and answer["type"] == "ack"
     assert not (answer["reason"] or "").startswith("internal error"), answer
+    event("applied" if answer["ok"] else "refused")
     if not answer["ok"]:
         assert answer["reason"]
         assert (session.game.to_json(), session.state) == before

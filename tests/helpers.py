@@ -4,11 +4,12 @@ view, a fake clock and a wait. (Test modules import from here, never from one an
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import time
 from collections.abc import Callable
 
-from pyramid_widget import Card
+from pyramid_widget import Card, Game
 from pyramid_widget.cards import RANK_NAMES
 from pyramid_widget.widget import PyramidWidget
 
@@ -71,6 +72,22 @@ class Front:
         ack = self.raw(message)
         assert ack is not None and ack["seq"] == self.seq and ack["view"] == self.view
         return ack
+
+
+def random_game(rules: str, deal: int, steps: int, seed: int, *, undo: float = 0.0) -> Game:
+    """Numbered deal `deal` of `rules` after `steps` random legal moves (each step an undo
+    instead with chance `undo`), the same for the same arguments."""
+    game = Game.deal(deal, rules)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        if undo and game.can_undo and rng.random() < undo:
+            game.undo()
+        else:
+            game.play(rng.choice(moves))
+    return game
 
 
 class FakeTime:

@@ -6,23 +6,13 @@ import random
 import re
 
 import pytest
+from helpers import random_game
 
 from pyramid_widget import Card, Game, Move, build_layout, hint, solve
 from pyramid_widget.cards import PYRAMID_SIZE
 from pyramid_widget.solver.explain import describe
 
 CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
-
-
-def played(deal: int, rules: str, steps: int, seed: int) -> Game:
-    rng = random.Random(seed)
-    game = Game.deal(deal, rules)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-    return game
 
 
 def with_unseen_shuffled(game: Game, seed: int) -> Game:
@@ -46,7 +36,7 @@ def with_unseen_shuffled(game: Game, seed: int) -> Game:
 @pytest.mark.parametrize("rules", ["classic", "open-stock", "one-recycle", "strict"])
 def test_a_fair_hint_is_the_same_whatever_the_unseen_cards_are(rules):
     for n in range(6):
-        game = played(n + 1, rules, steps=3 * n, seed=n)
+        game = random_game(rules, n + 1, 3 * n, n)
         if not any(card not in game.seen for card in game.stock):
             continue
         first = hint(game, fair=True)
@@ -69,7 +59,7 @@ def test_a_fair_hint_never_says_lost_while_a_card_is_unseen():
 
 def test_a_fair_hint_names_only_cards_the_player_has_seen():
     for n in range(12):
-        game = played(n + 1, "open-stock", steps=n, seed=n)
+        game = random_game("open-stock", n + 1, n, n)
         words = hint(game, fair=True).reason
         for name in CARD.findall(words):
             assert Card.parse(name) in game.seen, (words, name)
@@ -78,7 +68,7 @@ def test_a_fair_hint_names_only_cards_the_player_has_seen():
 @pytest.mark.parametrize("fair", [True, False])
 def test_every_hinted_move_is_legal(fair):
     for n in range(10):
-        game = played(n + 1, "classic" if n % 2 else "open-stock", steps=2 * n, seed=n)
+        game = random_game("classic" if n % 2 else "open-stock", n + 1, 2 * n, n)
         advice = hint(game, fair=fair, time_limit=0.2)
         if advice.move is None:
             assert advice.kind == "none"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,21 +18,6 @@ from pyramid_widget.session import GameSession
 from pyramid_widget.view import build_state
 
 RULES = [*PRESETS, "classic,passes=1", "classic,passes=unlimited", "open-stock,win=deck"]
-
-
-def played(rules: str, deal: int, steps: int, seed: int) -> Game:
-    """A game of `rules` on `deal` after `steps` random legal moves and undos."""
-    game = Game.deal(deal, rules)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        if game.can_undo and rng.random() < 0.1:
-            game.undo()
-        else:
-            game.play(rng.choice(moves))
-    return game
 
 
 def tap_agrees_with_play(game: Game, target: Card | str, selected: Card | None, auto: bool) -> str:
@@ -69,7 +55,7 @@ def tap_agrees_with_play(game: Game, target: Card | str, selected: Card | None, 
     seed=st.integers(0, 2**16),
 )
 def test_every_tap_agrees_with_play_and_refusal(rules, deal, steps, seed):
-    game = played(rules, deal, steps, seed)
+    game = random_game(rules, deal, steps, seed, undo=0.1)
     rng = random.Random(seed)
     selections = [None, *game.in_play, rng.choice(DECK)]
     kinds = set()
@@ -88,7 +74,7 @@ def test_the_taps_meet_every_kind_of_meaning():
     """Not only refusals: across positions, taps make moves, select, draw and recycle."""
     seen: set[str] = set()
     for seed in range(40):
-        game = played(RULES[seed % len(RULES)], 1000 + seed, seed * 2, seed)
+        game = random_game(RULES[seed % len(RULES)], 1000 + seed, seed * 2, seed, undo=0.1)
         for target in [*game.in_play, *PILES]:
             for selected in [None, *game.in_play]:
                 try:

@@ -5,20 +5,22 @@ names an unseen card or a deal the player did not choose."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import random
 import string
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
-from helpers import LAYOUT, SOLUTION, cards_named
+from helpers import LAYOUT, SOLUTION, cards_named, random_game
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from pyramid_widget import DECK, Card, Game, IllegalMove, Move, deal_winnable, hint, solve
+from pyramid_widget import DECK, Card, Game, IllegalMove, Move, deal_winnable, hint, intents, solve
 from pyramid_widget import review as review_game
 from pyramid_widget.__main__ import main
 from pyramid_widget.position import Position
@@ -30,22 +32,8 @@ RULES = [*PRESETS, "classic,passes=1", "classic,passes=unlimited", "scored,win=d
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def played(rules: str, deal: int, steps: int, seed: int) -> Game:
-    game = Game.deal(deal, rules)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        if game.can_undo and rng.random() < 0.15:
-            game.undo()
-        else:
-            game.play(rng.choice(moves))
-    return game
-
-
 games = st.builds(
-    played,
+    functools.partial(random_game, undo=0.15),
     st.sampled_from(RULES),
     st.integers(1, 5000),
     st.integers(0, 80),
@@ -265,27 +253,7 @@ json_values = st.recursive(
     ),
     max_leaves=6,
 )
-ACTIONS = [
-    "tap",
-    "pair",
-    "draw",
-    "recycle",
-    "undo",
-    "redo",
-    "restart",
-    "new",
-    "hint",
-    "dismiss",
-    "pause",
-    "unpause",
-    "option",
-    "rules",
-    "share",
-    "continue",
-    "review",
-    "review_step",
-    "review_close",
-]
+ACTIONS = sorted(intents.ACTIONS)
 FIELDS = [
     "target",
     "selected",
@@ -364,19 +332,12 @@ ENTRY_POINTS = {
     "hint": lambda limit: hint(Game.deal(1), time_limit=limit),
     "review": lambda limit: review_game(Game.deal(1), time_limit=limit, hints=False),
     "deal_winnable": lambda limit: deal_winnable(seed=1, per_deal=limit),
-    "winnability": lambda limit: winnability([1], time_limit=limit, executor=_Inline()),
+    "winnability": lambda limit: winnability([1], time_limit=limit, executor=_one_thread()),
 }
 
 
-class _Inline:
-    """The smallest `concurrent.futures` executor: runs each call at once."""
-
-    def submit(self, fn, *args):
-        from concurrent.futures import Future
-
-        future: Future = Future()
-        future.set_result(fn(*args))
-        return future
+def _one_thread() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1)
 
 
 @pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))

@@ -5,11 +5,10 @@ reads keep their notation."""
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
-from helpers import CARD_TOKEN, LAYOUT, SOLUTION
+from helpers import CARD_TOKEN, LAYOUT, SOLUTION, random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,17 +24,6 @@ RULES = [*PRESETS, "classic,passes=1", "classic,passes=unlimited"]
 
 def notation_in(text: str) -> list[str]:
     return CARD_TOKEN.findall(text)
-
-
-def played(rules: str, deal: int, steps: int, seed: int) -> Game:
-    game = Game.deal(deal, rules)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-    return game
 
 
 def test_cards_and_moves_have_a_players_form_beside_their_notation():
@@ -61,7 +49,7 @@ def test_no_refusal_speaks_in_notation():
     fair=st.booleans(),
 )
 def test_a_hint_says_what_to_do_in_symbols_and_keeps_its_notation(rules, deal, steps, seed, fair):
-    game = played(rules, deal, steps, seed)
+    game = random_game(rules, deal, steps, seed)
     advice = hint(game, fair=fair, time_limit=0.05)
     assert not notation_in(advice.reason), advice.reason
     assert advice.reason[:1].isupper() and advice.reason.endswith((".", ".)"))

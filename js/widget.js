@@ -19,7 +19,7 @@
 //   DOM helpers    element building, no state
 //   Render: board  pure functions: state in, DOM patches out (pyramid, stock, waste, highlights)
 //   Render: panels pure functions for the status line, the controls, the hint line, the menu,
-//                  the notices, the Continue offer, the records and the review
+//                  the notices, the Continue offer, the records, the review and the puzzle
 //   Sync and ack   sends intents with seq/view/version, matches acks, reports refusals
 //   Input          one controller: pointer, keyboard and commands become local UI changes
 //                  (cursor, selection, menus) or intents
@@ -160,10 +160,38 @@
  */
 
 /**
+ * The session's puzzle score (puzzle_mode.py `Score`): puzzles opened and moved in, solved,
+ * solved with no wrong try.
+ * @typedef {{tried: number, solved: number, first_try: number}} PuzzleScore
+ */
+
+/**
+ * The puzzle on the board (puzzle_mode.py `PuzzleRun.view`, over puzzles `Puzzle.about`):
+ * where it stands, never its answer, nor its code or deal while a card is unseen.
+ * @typedef {object} PuzzleView
+ * @property {string} id the puzzle's stable id (`w.puzzle(id)` opens it again)
+ * @property {string} rules
+ * @property {number} move moves played on its deal before the position
+ * @property {string} task what to find
+ * @property {string[]} themes ids of the catalog's puzzle themes
+ * @property {string[]} theme_titles the same themes in words
+ * @property {string} difficulty one of the catalog's difficulties
+ * @property {number} rating
+ * @property {number} unseen cards the player has not seen
+ * @property {number} [deal] the deal it came from, only once every card is seen
+ * @property {number} number its place in the set stepped through, from 1
+ * @property {number} count how many puzzles that set holds
+ * @property {"find" | "play" | "solved"} phase find the move; play on to the win; won
+ * @property {string} prompt what the board asks for now
+ * @property {string | null} said the last verdict: why a move was refused, or that it was right
+ * @property {PuzzleScore} score
+ */
+
+/**
  * What just changed the board (view.py `MoveEvent`).
  * @typedef {object} EventView
  * @property {"play" | "undo" | "redo" | "new" | "restart" | "continue" | "step" | "refresh"
- *   | "start"} action
+ *   | "start" | "puzzle"} action
  * @property {MoveText | null} move
  */
 
@@ -199,6 +227,7 @@
  * @property {EventView} event
  * @property {OptionsView} options
  * @property {Record<ControlName, ControlView>} controls
+ * @property {PuzzleView | null} puzzle the puzzle on the board, or null out of puzzle mode
  */
 
 /**
@@ -209,6 +238,14 @@
  * @property {{value: string, label: string}[]} passes
  * @property {{name: keyof OptionsView, label: string, help: string}[]} options
  * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
+ * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
+ */
+
+/**
+ * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
+ * @typedef {object} PuzzleCatalog
+ * @property {{id: string, title: string, meaning: string}[]} themes
+ * @property {string[]} difficulties easiest first
  */
 
 /**
@@ -222,11 +259,18 @@
  *   | {action: "pause" | "unpause", auto?: boolean}
  *   | {action: "option", name: string, value: boolean}
  *   | {action: "rules", name: string}
- *   | {action: "review_step", moves: number}} Request
+ *   | {action: "review_step", moves: number}
+ *   | PuzzleRequest} Request
+ */
+/**
+ * Open a puzzle by id, the first one with a theme and a difficulty (either may be left out),
+ * or the next (1) or previous (-1) one of the set on the board.
+ * @typedef {{action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}}
+ *   PuzzleRequest
  */
 /**
  * @typedef {"draw" | "recycle" | "undo" | "redo" | "restart" | "hint" | "dismiss" | "share"
- *   | "continue" | "review" | "review_close"} SimpleAction
+ *   | "continue" | "review" | "review_close" | "puzzle_close"} SimpleAction
  */
 /** @typedef {Request & {type: "intent", seq: number, view: string, version: number}} Intent */
 
@@ -667,11 +711,14 @@ function capitalised(text) {
  * @property {HTMLSelectElement} passesSelect
  * @property {HTMLFieldSetElement} optionsGroup
  * @property {HTMLParagraphElement} reviewWhy why the review opens later, under its item
+ * @property {HTMLSelectElement} puzzleTheme the puzzle filter's theme ("" for any)
+ * @property {HTMLSelectElement} puzzleDifficulty the puzzle filter's difficulty ("" for any)
  */
 
 /** The "Game" menu: this game (how to play it, its review), deals (number, daily, code,
- * share), rules for the next deal, options. It opens over the board (see widget.css). The
- * catalog's choices are filled in by `patchCatalog`. @returns {MenuParts} */
+ * share), puzzles (a theme, a difficulty), rules for the next deal, options. It opens over the
+ * board (see widget.css). The catalog's choices are filled in by `patchCatalog`.
+ * @returns {MenuParts} */
 function menuParts() {
   const menu = el("details", "pw-menu");
   menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
@@ -725,6 +772,20 @@ function menuParts() {
     shareRow,
   );
 
+  const puzzles = el("fieldset", "pw-group");
+  puzzles.append(el("legend", "", {}, "Puzzles"));
+  const puzzleTheme = el("select", "pw-input", {
+    "aria-label": "Puzzle theme",
+    "data-field": "puzzle-theme",
+  });
+  const puzzleDifficulty = el("select", "pw-input", {
+    "aria-label": "Puzzle difficulty",
+    "data-field": "puzzle-difficulty",
+  });
+  const filterRow = el("div", "pw-row pw-puzzle-filter");
+  filterRow.append(puzzleTheme, puzzleDifficulty);
+  puzzles.append(filterRow, actionButton("puzzle-open", "Open a puzzle"));
+
   const rules = el("fieldset", "pw-group");
   rules.append(el("legend", "", {}, "Rules (from the next deal)"));
   const presetSelect = el("select", "pw-input", {
@@ -738,11 +799,11 @@ function menuParts() {
   rules.append(presetSelect, passesSelect);
 
   const optionsGroup = el("fieldset", "pw-group");
-  body.append(game, deals, rules, optionsGroup);
+  body.append(game, deals, puzzles, rules, optionsGroup);
   menu.append(body);
   return {
     menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
-    reviewWhy,
+    reviewWhy, puzzleTheme, puzzleDifficulty,
   };
 }
 
@@ -765,6 +826,23 @@ function patchCatalog(parts, catalog) {
     return row;
   });
   parts.optionsGroup.replaceChildren(el("legend", "", {}, "Options"), ...rows);
+  const { themes, difficulties } = catalog.puzzles;
+  keepChoice(parts.puzzleTheme, [
+    el("option", "", { value: "" }, "Any theme"),
+    ...themes.map(({ id, title, meaning }) => el("option", "", { value: id, title: meaning }, title)),
+  ]);
+  keepChoice(parts.puzzleDifficulty, [
+    el("option", "", { value: "" }, "Any difficulty"),
+    ...difficulties.map((word) => el("option", "", { value: word }, capitalised(word))),
+  ]);
+}
+
+/** Give a select new options, keeping the player's choice if it is still among them.
+ * @param {HTMLSelectElement} select @param {HTMLOptionElement[]} options */
+function keepChoice(select, options) {
+  const chosen = select.value;
+  select.replaceChildren(...options);
+  if (options.some((option) => option.value === chosen)) select.value = chosen;
 }
 
 /** The menu shows the options in force, the rules of the next deal, and why the review
@@ -821,7 +899,14 @@ function narration(state, previous, played) {
     text = `Saved game continued at move ${state.status.moves}`;
   } else if (action === "step") {
     text = `The game after move ${played}`;
+  } else if (action === "puzzle" && state.puzzle) {
+    text = `Puzzle ${state.puzzle.number} of ${state.puzzle.count}. ${state.puzzle.prompt}`;
+  } else if (action === "refresh" && previous.puzzle && !state.puzzle) {
+    text = "Puzzle closed: the game you left is back";
   }
+  // A move the puzzle let through: its verdict ("Right: ...") follows the move's words.
+  const said = state.puzzle ? state.puzzle.said : null;
+  if (action === "play" && said && said !== previous.puzzle?.said) text = `${text}. ${said}`;
   return { announce: text };
 }
 
@@ -859,6 +944,14 @@ function noticeContent(state, notice, catalog) {
     title = "Paused";
     lines = ["The clock is stopped and moves wait until you resume."];
     buttons = [actionButton("unpause", "Resume")];
+  } else if (notice.kind === "won" && state.puzzle) {
+    title = "Puzzle solved!";
+    lines = [state.puzzle.said || "", puzzleScore(state.puzzle.score)];
+    buttons = [
+      actionButton("puzzle-next", "Next puzzle", "pw-button pw-primary"),
+      actionButton("puzzle-close", "Close the puzzle"),
+      look,
+    ];
   } else if (notice.kind === "won") {
     title = "Pyramid cleared!";
     lines = [
@@ -893,7 +986,7 @@ function noticeContent(state, notice, catalog) {
   const box = el("div", "pw-panel-box");
   box.append(el("h3", "pw-panel-title", {}, title));
   for (const line of lines) box.append(el("p", "pw-panel-line", {}, line));
-  if (notice.kind === "won" && state.deal.id) {
+  if (notice.kind === "won" && !state.puzzle && state.deal.id) {
     const row = el("div", "pw-row");
     const code = el("input", "pw-input pw-deal-code", {
       type: "text",
@@ -1072,6 +1165,77 @@ function keepInView(row) {
   else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
 }
 
+/**
+ * The puzzle panel's elements, built once (a button keeps its focus from puzzle to puzzle).
+ * @typedef {object} PuzzleParts
+ * @property {HTMLElement} box
+ * @property {HTMLElement} title "Puzzle n of count"
+ * @property {HTMLElement} level the difficulty
+ * @property {HTMLElement} score
+ * @property {HTMLElement} themes
+ * @property {HTMLElement} prompt what the board asks for now
+ * @property {HTMLElement} said the last verdict
+ */
+
+/** The puzzle panel, above the table, never over a card. Each of its lines keeps one height
+ * whatever it says (the heading and the themes on one line each, the prompt and the verdict
+ * in a box of a fixed height, the buttons' labels fixed), so it never moves the board.
+ * @returns {PuzzleParts} */
+function puzzleParts() {
+  const box = el("section", "pw-puzzle", { "aria-label": "Puzzle", hidden: "" });
+  const head = el("div", "pw-puzzle-head");
+  const title = el("h3", "pw-puzzle-title");
+  const level = el("span", "pw-puzzle-level");
+  const score = el("span", "pw-puzzle-score");
+  head.append(title, level, score);
+  const themes = el("p", "pw-puzzle-themes");
+  const talk = el("div", "pw-puzzle-talk");
+  const prompt = el("p", "pw-puzzle-prompt");
+  const said = el("p", "pw-puzzle-said");
+  talk.append(prompt, said);
+  const actions = el("div", "pw-row pw-puzzle-actions");
+  actions.append(
+    actionButton("puzzle-previous", "Previous"),
+    actionButton("puzzle-next", "Next"),
+    actionButton("puzzle-close", "Close the puzzle"),
+  );
+  box.append(head, themes, talk, actions);
+  return { box, title, level, score, themes, prompt, said };
+}
+
+/** "Solved 2 of 3 tried, 1 first try". @param {PuzzleScore} score */
+function puzzleScore(score) {
+  const first = `${score.first_try} first ${score.first_try === 1 ? "try" : "tries"}`;
+  return `Solved ${score.solved} of ${score.tried} tried, ${first}`;
+}
+
+/** Show the puzzle on the board, or hide the panel out of puzzle mode. The words are
+ * Python's: the prompt, the verdict, the theme titles and the difficulty come in the state,
+ * the themes' meanings (a tooltip) in the catalog.
+ * @param {PuzzleParts} parts @param {PuzzleView | null} puzzle
+ * @param {Catalog | null | undefined} catalog */
+function patchPuzzle(parts, puzzle, catalog) {
+  parts.box.hidden = puzzle == null;
+  if (puzzle == null) return;
+  parts.box.dataset.phase = puzzle.phase;
+  parts.box.dataset.puzzle = puzzle.id;
+  parts.title.textContent = `Puzzle ${puzzle.number} of ${puzzle.count}`;
+  const found = puzzle.deal == null ? "" : `, from deal ${puzzle.deal} after ${puzzle.move} moves`;
+  parts.title.title = `Puzzle ${puzzle.id}${found}`;
+  parts.level.textContent = `Difficulty: ${puzzle.difficulty}`;
+  parts.score.textContent = puzzleScore(puzzle.score);
+  const titles = puzzle.theme_titles;
+  const themes = `${titles.length === 1 ? "Theme" : "Themes"}: ${titles.join("; ")}`;
+  parts.themes.textContent = themes;
+  const known = catalog ? catalog.puzzles.themes : [];
+  const meanings = puzzle.themes.map((id) => known.find((theme) => theme.id === id));
+  parts.themes.title = meanings.some(Boolean)
+    ? meanings.map((theme) => (theme ? `${theme.title}: ${theme.meaning}` : "")).join("\n")
+    : themes;
+  parts.prompt.textContent = puzzle.prompt;
+  parts.said.textContent = puzzle.said ?? "";
+}
+
 // =============================================================================== Sync and ack
 
 /**
@@ -1144,7 +1308,7 @@ const KEY_COMMANDS = {
 /** @type {Set<string>} */
 const SIMPLE_ACTIONS = new Set([
   "draw", "recycle", "undo", "redo", "restart", "hint", "dismiss", "share", "continue", "review",
-  "review_close",
+  "review_close", "puzzle_close",
 ]);
 
 /** @param {string} action @returns {action is SimpleAction} */
@@ -1227,6 +1391,17 @@ class Input {
       this.command("look");
     }
     if (action === "review-close") return this.send({ action: "review_close" });
+    if (action === "puzzle-open") {
+      /** @type {PuzzleRequest} */
+      const request = { action: "puzzle" };
+      if (menu.puzzleTheme.value) request.theme = menu.puzzleTheme.value;
+      if (menu.puzzleDifficulty.value) request.difficulty = menu.puzzleDifficulty.value;
+      return this.closeMenuAnd(request);
+    }
+    if (action === "puzzle-next" || action === "puzzle-previous") {
+      return this.send({ action: "puzzle", step: action === "puzzle-next" ? 1 : -1 });
+    }
+    if (action === "puzzle-close") return this.send({ action: "puzzle_close" });
     if (action === "step" || action === "step-end") {
       return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
@@ -1332,7 +1507,9 @@ class Input {
       this.command(actionNode.dataset.action || "", actionNode);
       return;
     }
-    if (closest(target, ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review")) return;
+    if (closest(target, ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review, .pw-puzzle")) {
+      return;
+    }
     const cardNode = closest(target, ".pw-card[data-card]");
     const pileNode = closest(target, "[data-pile]");
     if (pileNode && pileNode.dataset.pile === "stock") {
@@ -1582,6 +1759,7 @@ class Input {
  * The view's skeleton: the elements the renderers patch.
  * @typedef {object} Dom
  * @property {HTMLDivElement} root
+ * @property {PuzzleParts} puzzle the puzzle panel, above the table
  * @property {HTMLDivElement} table
  * @property {HTMLDivElement} pyramid
  * @property {HTMLDivElement} stock
@@ -1618,6 +1796,7 @@ function buildDom(host) {
     "aria-roledescription": "Pyramid Solitaire",
     "aria-label": "Pyramid Solitaire",
   });
+  const puzzle = puzzleParts();
   const table = el("div", "pw-table");
   const pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
   const stock = el("div", "pw-pile pw-stock", {
@@ -1668,10 +1847,10 @@ function buildDom(host) {
   const menu = menuParts();
   controls.append(menu.menu);
   buttons.records.setAttribute("aria-expanded", "false");
-  root.append(table, offer, status, talk, controls, records, rules, review, live);
+  root.append(puzzle.box, table, offer, status, talk, controls, records, rules, review, live);
   host.replaceChildren(root);
   return {
-    root, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
+    root, puzzle, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
     message, controls, live, buttons, menu,
   };
 }
@@ -1722,7 +1901,10 @@ class PyramidView {
     if (!catalog) return;
     this.catalog = catalog;
     patchCatalog(this.dom.menu, catalog);
-    if (this.state) patchMenuValues(this.dom.menu, this.state);
+    if (this.state) {
+      patchMenuValues(this.dom.menu, this.state);
+      patchPuzzle(this.dom.puzzle, this.state.puzzle, catalog);
+    }
   }
 
   /** @param {State | null} state */
@@ -1733,12 +1915,14 @@ class PyramidView {
     this.state = state;
     const hadFocus = dom.root.contains(document.activeElement);
     const focusedKey = hadFocus ? this.input.keyOf(document.activeElement) : null;
-    const animate = previous && state.event.action !== "new" && state.event.action !== "restart";
+    // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
+    const animate = previous && !["new", "restart", "puzzle"].includes(state.event.action);
 
     patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
     patchStock(dom.stock, state);
     patchWaste(dom.waste, state);
     this.showStatus(state);
+    patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
     patchMenuValues(dom.menu, state);
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);

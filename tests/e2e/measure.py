@@ -9,10 +9,11 @@ covers is reported as covered, so the ancestry is known to be what is really und
 table is scrolled into view for that); a text under a notice or the open Game menu is not
 shown, so it is not measured.
 
-    from measure import contrasts, boxes
+    from measure import contrasts, boxes, measure_in_both_themes
 
     rows = contrasts(page.locator(".pw-root"))   # [{"kind", "text", "ratio", ...}]
     before = boxes(page.locator(".pw-root"))     # {"table": {x, y, width, height}, ...}
+    measure_in_both_themes(page, [board], "the board", figures)  # fails on an unreadable text
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from playwright.sync_api import Locator, Page
 
 #: WCAG 2 AA for normal text.
 AA = 4.5
+
+#: The themes every look test measures in.
+THEMES = ("JupyterLab Light", "JupyterLab Dark")
 
 # Shared by every measurement below: colour parsing, compositing, WCAG's ratio.
 _COLOURS_JS = r"""
@@ -94,7 +98,8 @@ _CONTRASTS_JS = (
         ['.pw-pile-label', 'pile label'], ['.pw-recycle', 'recycle sign'],
         ['.pw-status', 'status'], ['.pw-hint-line', 'hint'], ['.pw-message', 'message'],
         ['.pw-panel', 'notice'], ['.pw-offer', 'offer'], ['.pw-records', 'records'],
-        ['.pw-rules', 'rules'], ['.pw-review', 'review'], ['.pw-menu-body', 'menu'],
+        ['.pw-rules', 'rules'], ['.pw-review', 'review'], ['.pw-puzzle', 'puzzle'],
+        ['.pw-menu-body', 'menu'],
         ['.pw-button', 'button'],
     ];
     const kindOf = (node) => {
@@ -319,3 +324,29 @@ def set_theme(page: Page, theme: str) -> None:
         }""",
         arg=light == "true",
     )
+
+
+def measure_in_both_themes(page: Page, parts: list[Locator], what: str, figures: dict) -> None:
+    """Measure every text of each of `parts` in the light and the dark theme (back to light
+    after); keep the lowest ratio of each kind per theme in `figures`; fail on any text a
+    player could not read."""
+    try:
+        for theme in THEMES:
+            set_theme(page, theme)
+            rows = [row for part in parts for row in contrasts(part)]
+            assert rows, "no text measured"
+            bad = failures(rows)
+            assert not bad, f"{what}, {theme}: below {AA}:1, over an image or covered: {bad}"
+            lowest = figures.setdefault(theme, {})
+            for kind, ratio in lowest_by_kind(rows).items():
+                lowest[kind] = min(lowest.get(kind, ratio), ratio)
+    finally:
+        set_theme(page, "JupyterLab Light")
+
+
+def print_figures(host: str, figures: dict) -> None:
+    """Print the lowest contrast of each kind of text, per theme (`measure_in_both_themes`)."""
+    for theme, lowest in figures.items():
+        print(f"\n{host}, {theme}: lowest contrast per kind of text")
+        for kind, ratio in lowest.items():
+            print(f"  {kind:32} {ratio:5.2f}:1")

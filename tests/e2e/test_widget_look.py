@@ -25,15 +25,17 @@ from harness import (
 )
 from helpers import LAYOUT, SOLUTION
 from measure import (
-    AA,
+    THEMES,
     boxes,
     card_look,
     contrasts,
     failures,
     lowest_by_kind,
     marks,
+    measure_in_both_themes,
     moved,
     overlaps,
+    print_figures,
     set_theme,
 )
 from playwright.sync_api import Locator, Page, expect
@@ -59,27 +61,6 @@ def stand_in_hint(game, *, fair=True, time_limit=0.3):
 solver.hint = stand_in_hint
 """
 
-THEMES = ("JupyterLab Light", "JupyterLab Dark")
-
-
-def measure_in_both_themes(page: Page, parts: list[Locator], what: str, figures: dict) -> None:
-    """Measure every text of each of `parts` in the light and the dark theme (back to light
-    after); keep the lowest ratio of each kind per theme in `figures`; fail on any text a
-    player could not read."""
-    try:
-        for theme in THEMES:
-            set_theme(page, theme)
-            rows = [row for part in parts for row in contrasts(part)]
-            assert rows, "no text measured"
-            bad = failures(rows)
-            assert not bad, f"{what}, {theme}: below {AA}:1, over an image or covered: {bad}"
-            lowest = figures.setdefault(theme, {})
-            for kind, ratio in lowest_by_kind(rows).items():
-                lowest[kind] = min(lowest.get(kind, ratio), ratio)
-    finally:
-        set_theme(page, "JupyterLab Light")
-
-
 # A card in notation ("Ts", "5h", "2s+Jc"); the aces are left out, "As" and "Ah" being words.
 NOTATION = re.compile(r"(?<![\w#])[2-9TJQK][cdhs](?!\w)|\b[A2-9TJQK][cdhs]\+[A2-9TJQK][cdhs]\b")
 
@@ -89,13 +70,6 @@ def says_no_notation(board: Locator) -> None:
     spoken = board.locator('[aria-live="polite"]').text_content() or ""
     for text in (board.inner_text(), spoken):
         assert not NOTATION.search(text), NOTATION.search(text)
-
-
-def print_figures(host: str, figures: dict) -> None:
-    for theme, lowest in figures.items():
-        print(f"\n{host}, {theme}: lowest contrast per kind of text")
-        for kind, ratio in lowest.items():
-            print(f"  {kind:32} {ratio:5.2f}:1")
 
 
 def check_cards_stand_out(board: Locator) -> dict:

@@ -184,6 +184,7 @@
  * @property {"find" | "play" | "solved"} phase find the move; play on to the win; won
  * @property {string} prompt what the board asks for now
  * @property {string | null} said the last verdict: why a move was refused, or that it was right
+ * @property {"refused" | "right" | "solved" | null} said_kind which of those `said` is
  * @property {PuzzleScore} score
  */
 
@@ -1234,6 +1235,7 @@ function patchPuzzle(parts, puzzle, catalog) {
     : themes;
   parts.prompt.textContent = puzzle.prompt;
   parts.said.textContent = puzzle.said ?? "";
+  parts.said.dataset.kind = puzzle.said_kind ?? "";
 }
 
 // =============================================================================== Sync and ack

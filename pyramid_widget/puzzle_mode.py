@@ -45,6 +45,7 @@ class PuzzleRun:
         self.puzzle = puzzle
         self.phase = "find"
         self.said: str | None = None
+        self.said_kind: str | None = None  # "refused", "right" or "solved"
         self.wrong = 0
         self.moved = False
         return puzzle.game()
@@ -66,7 +67,7 @@ class PuzzleRun:
                 return None
             self._tried()
             self.wrong += 1
-            self.said = f"Not {verdict.text}: {verdict.sentence}"
+            self._say("refused", f"Not {verdict.text}: {verdict.sentence}")
             return self.said
         if self.phase == "solved":
             return None  # the engine refuses moves on a won game
@@ -75,7 +76,9 @@ class PuzzleRun:
         if after.is_won:
             return None
         if solver.solve(after, time_limit=PLAY_ON_CHECK_S).status == "unwinnable":
-            self.said = f"{move.text} throws the win away: after it the deal cannot be won."
+            self._say(
+                "refused", f"{move.text} throws the win away: after it the deal cannot be won."
+            )
             return self.said
         return None
 
@@ -84,20 +87,23 @@ class PuzzleRun:
         self._tried()
         if self.phase == "find":
             self.phase = "play"
-            self.said = f"Right: {move.text} keeps the win."
+            self._say("right", f"Right: {move.text} keeps the win.")
         if game.is_won:
             self.phase = "solved"
             self.score.solved += 1
             self.score.first_try += self.wrong == 0
             tries = "1 wrong try" if self.wrong == 1 else f"{self.wrong} wrong tries"
-            self.said = "Solved: the deal is won." + (
-                " First try!" if self.wrong == 0 else f" ({tries} first.)"
-            )
+            first = " First try!" if self.wrong == 0 else f" ({tries} first.)"
+            self._say("solved", "Solved: the deal is won." + first)
 
     def undone(self, game: Game) -> None:
         """Undo or restart: back at the puzzle's position, the answer is to be found again."""
         if self.phase != "solved" and not game.history:
-            self.phase, self.said = "find", None
+            self.phase = "find"
+            self._say(None, None)
+
+    def _say(self, kind: str | None, words: str | None) -> None:
+        self.said_kind, self.said = kind, words
 
     def _tried(self) -> None:
         if not self.moved:
@@ -115,6 +121,7 @@ class PuzzleRun:
             "phase": self.phase,
             "prompt": self.prompt,
             "said": self.said,
+            "said_kind": self.said_kind,
             "score": {
                 "tried": self.score.tried,
                 "solved": self.score.solved,

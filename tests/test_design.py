@@ -166,6 +166,8 @@ def test_the_front_end_keeps_no_copy_of_pythons_tables():
         *(option[key] for option in tables["options"] for key in ("label", "help")),
         *(choice["label"] for choice in tables["passes"]),
         *(word for word in tables["verdicts"].values() if word != "won"),
+        *(theme[key] for theme in tables["puzzles"]["themes"] for key in ("title", "meaning")),
+        *tables["puzzles"]["difficulties"],
     ]
     copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
     assert not copied, copied

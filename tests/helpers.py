@@ -3,11 +3,15 @@ view, a fake clock and a wait. (Test modules import from here, never from one an
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
 import re
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 
 from pyramid_widget import Card, Game
 from pyramid_widget.cards import RANK_NAMES
@@ -88,6 +92,16 @@ def random_game(rules: str, deal: int, steps: int, seed: int, *, undo: float = 0
         else:
             game.play(rng.choice(moves))
     return game
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script of the repository (wasm/build.py, tests/in_pyodide/drive.py) as a module."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 class FakeTime:

@@ -15,17 +15,16 @@ without them, they are skipped with the reason.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 HERE = REPO / "tests" / "in_pyodide"
@@ -69,15 +68,6 @@ def pyodide_package() -> Path:
     return folder
 
 
-def _load_driver() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pyodide_drive", DRIVER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def run(
     node: str, pyodide_package: Path, tmp_path_factory: pytest.TempPathFactory
@@ -105,7 +95,7 @@ def run(
 @pytest.fixture(scope="module")
 def cpython_facts() -> dict[str, Any]:
     """The same driver in this CPython, through JSON as the Pyodide report comes."""
-    return json.loads(json.dumps(_load_driver().facts()))
+    return json.loads(json.dumps(load_script(DRIVER, "pyodide_drive").facts()))
 
 
 def test_it_is_really_pyodide_with_no_thread_and_no_process_pool(run):

@@ -8,28 +8,17 @@ in Pyodide is refused with every problem named, before anything is built.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_build_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("wasm_build", REPO / "wasm" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-build = _load_build_script()
+build = load_script(REPO / "wasm" / "build.py", "wasm_build")
 
 INFO = {
     "abi_version": "2026_0",

@@ -11,7 +11,6 @@ the kernel's web worker or the service worker.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import re
 import socketserver
 import subprocess
@@ -20,25 +19,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from harness import KERNEL_READY_TIMEOUT_MS, diagnose, run_code, wait_kernel_ready
+from helpers import load_script
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = REPO / "wasm" / "build.py"
 #: The board may take a while: Pyodide starts in the page's worker and imports IPython.
 BOARD_TIMEOUT_MS = 120_000
-
-
-def _load_build_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("wasm_build", BUILD_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +51,7 @@ def lite_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def lite_url(lite_site: Path) -> Iterator[str]:
     """The site served from 127.0.0.1 by a static file server (no Jupyter server)."""
-    server = _load_build_script().site_server(lite_site, 0, quiet=True)
+    server = load_script(BUILD_SCRIPT, "wasm_build").site_server(lite_site, 0, quiet=True)
     thread = threading.Thread(target=server.serve_forever, name="lite-site", daemon=True)
     thread.start()
     try:

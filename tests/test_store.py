@@ -11,11 +11,11 @@ import warnings
 from pathlib import Path
 
 import pytest
+from helpers import won_game, write_schema_1_database
 
 from pyramid_widget import Game, locks
 from pyramid_widget.store import (
     DEFAULT,
-    MIGRATIONS,
     SCHEMA_VERSION,
     NullStore,
     Store,
@@ -39,14 +39,6 @@ def path(tmp_path) -> Path:
 def played(number: int = 8, moves: int = 10, rules: str = "classic") -> Game:
     game = Game.deal(number, rules)
     for _ in range(moves):
-        game.play(game.legal_moves()[0])
-    return game
-
-
-def won(number: int = 1) -> Game:
-    """Deal 1 is won by always playing the first legal move."""
-    game = Game.deal(number)
-    while not game.is_won:
         game.play(game.legal_moves()[0])
     return game
 
@@ -109,13 +101,13 @@ def test_resume_picks_the_latest_unfinished_game(path):
         store.save("older", played(3), 1.0)
         store.save("newer", played(4), 2.0)
         store.save("older", played(3, moves=11), 3.0)  # saved again: now the latest
-        store.save("done", won(), 4.0, result="won")
+        store.save("done", won_game(), 4.0, result="won")
         assert store.saved_game("classic").game_id == "older"
         assert store.saved_game("open-stock") is None
 
 
 def test_finishing_is_recorded_once_and_a_finished_game_never_changes(path):
-    game = won()
+    game = won_game()
     with Store(path) as store:
         assert store.save("g", game, 30.0, result="won")
         assert not store.save("g", game, 99.0, result="won")
@@ -145,7 +137,7 @@ def test_abandon_records_a_loss_at_the_last_saved_position(path):
 
 
 def test_history_replays_from_the_layout_and_from_the_save(path):
-    game = won()
+    game = won_game()
     layout_game = Game.from_layout(played(5).layout, "scored")
     for _ in range(6):
         layout_game.play(layout_game.legal_moves()[0])
@@ -170,7 +162,7 @@ def test_history_replays_from_the_layout_and_from_the_save(path):
 
 def test_records_of_every_rules_preset(path):
     with Store(path) as store:
-        store.save("a", won(), 10.0, result="won")
+        store.save("a", won_game(), 10.0, result="won")
         store.save("b", played(rules="scored"), 3.0)
         store.abandon("b")
         everything = store.all_records()
@@ -181,7 +173,7 @@ def test_records_of_every_rules_preset(path):
 
 def test_records_of_rules_this_version_does_not_know_are_still_listed(path):
     with Store(path) as store:
-        store.save("a", won(), 10.0, result="won")
+        store.save("a", won_game(), 10.0, result="won")
     conn = sqlite3.connect(path)
     conn.execute("UPDATE games SET rules = 'future-preset'")
     conn.commit()
@@ -276,26 +268,13 @@ def test_a_tampered_save_is_skipped_with_a_warning(path):
 
 def test_saving_off_keeps_nothing():
     store = NullStore()
-    assert not store.save("g", won(), 1.0, result="won")
+    assert not store.save("g", won_game(), 1.0, result="won")
     assert store.saved_game("classic") is None and store.history() == []
     assert store.records("classic").games == 0 and store.all_records() == {}
 
 
 def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
-    conn = sqlite3.connect(path, isolation_level=None)
-    for statement in MIGRATIONS[0]:  # as the first version wrote it
-        conn.execute(statement)
-    conn.execute("INSERT INTO schema_version VALUES (1, '2024-05-01T10:00:00+00:00')")
-    conn.execute("PRAGMA application_id = 1348031063")
-    conn.execute("PRAGMA user_version = 1")
-    game = won()
-    conn.execute(
-        "INSERT INTO games VALUES ('w', 'classic', 1, ?, ?, ?, ?, 0, 12.0, 'won', 'host:42', "
-        "'2024-05-01T10:00:00+00:00', '2024-05-01T10:05:00+00:00', "
-        "'2024-05-01T10:05:00+00:00', 1)",
-        (game.layout, " ".join(game.log), game.to_json(), game.move_count),
-    )
-    conn.close()
+    write_schema_1_database(path, won_game())  # as the first version wrote it
     for _ in range(2):  # the second open finds nothing left to do
         with Store(path) as store:
             records = store.records("classic")
@@ -311,14 +290,14 @@ def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (("", won(), 1.0), "game_id must be a non-empty string"),
-        ((5, won(), 1.0), "game_id must be a non-empty string"),
+        (("", won_game(), 1.0), "game_id must be a non-empty string"),
+        ((5, won_game(), 1.0), "game_id must be a non-empty string"),
         (("g", "a game", 1.0), "game must be a Game"),
-        (("g", won(), float("nan")), "elapsed must be a finite number"),
-        (("g", won(), float("inf")), "elapsed must be a finite number"),
-        (("g", won(), -1.0), "elapsed must be a finite number"),
-        (("g", won(), "12"), "elapsed must be a number of seconds"),
-        (("g", won(), True), "elapsed must be a number of seconds"),
+        (("g", won_game(), float("nan")), "elapsed must be a finite number"),
+        (("g", won_game(), float("inf")), "elapsed must be a finite number"),
+        (("g", won_game(), -1.0), "elapsed must be a finite number"),
+        (("g", won_game(), "12"), "elapsed must be a number of seconds"),
+        (("g", won_game(), True), "elapsed must be a number of seconds"),
     ],
 )
 def test_a_bad_save_is_refused_and_writes_nothing(path, arguments, message):

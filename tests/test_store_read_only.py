@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import won_game, write_schema_1_database
 
 from pyramid_widget import Game
 from pyramid_widget.records import Recorder
-from pyramid_widget.store import MIGRATIONS, NullStore, Store, StoreError, open_store
+from pyramid_widget.store import NullStore, Store, StoreError, open_store
 
 NOBODY = 65534
 
@@ -36,18 +37,11 @@ def _no_user_data(tmp_path, monkeypatch):
     monkeypatch.setenv("PYRAMID_WIDGET_DB", str(tmp_path / "default.sqlite3"))
 
 
-def won() -> Game:
-    game = Game.deal(1)  # won by always playing the first legal move
-    while not game.is_won:
-        game.play(game.legal_moves()[0])
-    return game
-
-
 def fill(path: Path) -> None:
     """A win, a loss, and an unfinished game to continue (saved on another computer: this
     process's games would be held by it, and not offered to the child that drops root)."""
     with Store(path) as store:
-        store.save("win", won(), 30.0, result="won")
+        store.save("win", won_game(), 30.0, result="won")
         lost = Game.deal(3)
         lost.draw()
         store.save("loss", lost, 4.0)
@@ -80,7 +74,7 @@ def what_it_shows(store: Store) -> dict:
         "records": [records.games, records.wins, records.losses, records.fastest_win],
         "history": [entry.game_id for entry in store.history()],
         "resume": saved and saved.game_id,
-        "save": store.save("new", won(), 1.0, result="won"),
+        "save": store.save("new", won_game(), 1.0, result="won"),
         "abandon": store.abandon("open"),
         "after": store.records("classic").games,
     }
@@ -112,19 +106,7 @@ def test_a_database_opened_read_only_shows_everything_and_writes_nothing(tmp_pat
 
 def test_a_read_only_database_of_an_older_schema_is_read_without_migrating(tmp_path):
     path = tmp_path / "records.sqlite3"
-    conn = sqlite3.connect(path, isolation_level=None)
-    for statement in MIGRATIONS[0]:  # schema 1, as the first version wrote it
-        conn.execute(statement)
-    conn.execute("PRAGMA application_id = 1348031063")
-    conn.execute("PRAGMA user_version = 1")
-    game = won()
-    conn.execute(
-        "INSERT INTO games VALUES ('w', 'classic', 1, ?, ?, ?, ?, 0, 12.0, 'won', 'host:42', "
-        "'2024-05-01T10:00:00+00:00', '2024-05-01T10:05:00+00:00', "
-        "'2024-05-01T10:05:00+00:00', 1)",
-        (game.layout, " ".join(game.log), game.to_json(), game.move_count),
-    )
-    conn.close()
+    write_schema_1_database(path, won_game())  # schema 1, as the first version wrote it
     before = digest(path)
     with Store(path, read_only=True) as store:
         records = store.records("classic")

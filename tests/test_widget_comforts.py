@@ -238,14 +238,20 @@ def test_the_dead_end_notice_is_an_option():
     assert widget.state["status"]["dead_end"] is game.is_dead_end
 
 
-def test_winnable_deals_only_are_found_off_the_main_thread(monkeypatch):
-    release = threading.Event()
+@pytest.fixture
+def release(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The winnable-deal search answers (deal 77, proven) only once this event is set."""
+    event = threading.Event()
 
     def fake_deal_winnable(rules, **kwargs):
-        assert release.wait(10)
+        assert event.wait(10)
         return solver.WinnableDeal(Game.deal(77, rules), True, 3)
 
     monkeypatch.setattr(solver, "deal_winnable", fake_deal_winnable, raising=False)
+    return event
+
+
+def test_winnable_deals_only_are_found_off_the_main_thread(release):
     widget = PyramidWidget(rules="scored", deal=5, winnable_only=True)
     front = Front(widget)
     assert front.intent("new")["ok"]
@@ -256,14 +262,7 @@ def test_winnable_deals_only_are_found_off_the_main_thread(monkeypatch):
     assert widget.game.rules.name == "scored"
 
 
-def test_a_move_while_a_winnable_deal_is_found_keeps_the_deal_on_the_board(monkeypatch):
-    release = threading.Event()
-
-    def fake_deal_winnable(rules, **kwargs):
-        assert release.wait(10)
-        return solver.WinnableDeal(Game.deal(77, rules), True, 3)
-
-    monkeypatch.setattr(solver, "deal_winnable", fake_deal_winnable, raising=False)
+def test_a_move_while_a_winnable_deal_is_found_keeps_the_deal_on_the_board(release):
     widget = PyramidWidget(rules="scored", deal=5, winnable_only=True)
     front = Front(widget)
     assert front.intent("new")["ok"] and widget.state["finding_deal"]

@@ -364,3 +364,19 @@ def test_malformed_review_steps_change_nothing(message, reason):
     ack = front.raw({"type": "intent", "seq": 1, **message})
     assert ack["ok"] is False and reason in ack["reason"]
     assert widget.state == before
+
+
+def test_boards_replaced_before_their_first_move_count_nothing(db):
+    """Re-running a notebook's cells makes new boards; one left before its first move is no
+    game at all, and a game left after a move is one loss, said so in the notes."""
+    started = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    started.play("Kc")
+    started.close()
+    for _ in range(3):  # three boards shown and replaced, nothing played on them
+        PyramidWidget("open-stock", layout=LAYOUT, store=db).close()
+    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    assert board.records().games == 0  # the saved game is still on offer, not lost
+    board.play("Kh")  # a first move on another deal gives the offered game up
+    records = board.state["records"]
+    assert (records["games"], records["losses"]) == (1, 1)
+    assert any(note.startswith("Each new board offers to continue") for note in records["notes"])

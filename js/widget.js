@@ -1,16 +1,321 @@
-// Pyramid Solitaire front end (anywidget ES module, no bundler).
+// @ts-check
+// Pyramid Solitaire front end: one anywidget ES module, no bundler, no dependencies.
+//
+// Python's None reaches some front ends as null and others as undefined (JupyterLite's
+// Pyodide kernel), so absent values are always tested loosely (`== null`), never strictly.
 //
 // Every view draws the model's `state` trait and nothing else, so all views of one widget show
 // the same board; only the selection, the keyboard cursor, the message line, which notices
-// were closed and whether the Records panel is open are per view. Every move goes to Python as an intent message; Python answers each
-// with an ack carrying the engine's verdict. The front end never decides legality: it only
-// highlights partners from the legal moves Python sent.
+// were closed and whether the Records panel is open are per view. Every move goes to Python as
+// an intent message; Python answers each with an ack carrying the engine's verdict. The front
+// end never decides legality or what a tap means: it selects on its own only a card Python
+// listed in `state.selectable`, sends every other tap, and highlights partners from the legal
+// moves Python sent. The Game menu's choices come from the `catalog` trait.
+//
+// The file is cut along its seams, one headed section each:
+//   Types          JSDoc types of the traits, the intents and the acks (they mirror
+//                  pyramid_widget/view.py and pyramid_widget/intents.py)
+//   Cards, words   card names, move notation, times
+//   DOM helpers    element building, no state
+//   Render: board  pure functions: state in, DOM patches out (pyramid, stock, waste, highlights)
+//   Render: panels pure functions for the status line, the controls, the hint line, the menu,
+//                  the notices, the Continue offer, the records, the review and the puzzle
+//   Sync and ack   sends intents with seq/view/version, matches acks, reports refusals
+//   Input          one controller: pointer, keyboard and commands become local UI changes
+//                  (cursor, selection, menus) or intents
+//   View           the glue: builds the skeleton, listens to the model, calls the renderers
+
+// =============================================================================== Types
+
+/** @typedef {string} CardCode A card as the engine writes it: "5h", "Tc", "Ks". */
+/** @typedef {string} MoveText A move's notation: "Kc", "5h+8c", "draw", "recycle". */
+
+/**
+ * The rules of a game (view.py `_rules_summary`: `Rules.to_dict()` plus its name).
+ * @typedef {object} RulesView
+ * @property {string} name e.g. "classic" or "classic,passes=1"
+ * @property {boolean} stock_in_play
+ * @property {number | null} passes null: unlimited
+ * @property {"pyramid" | "deck"} win
+ * @property {boolean} scoring
+ * @property {boolean} king_from_stock
+ * @property {string} passes_choice the value of the catalog's pass choice: "1" ... "unlimited"
+ */
+
+/**
+ * The game's own rules (view.py `rules_view`): the settings and how to play under them, in
+ * sections for the Rules panel (the rules' own, then the controls).
+ * @typedef {RulesView & {explained: {title: string, text: string}[]}} GameRulesView
+ */
+
+/**
+ * One pyramid slot, apex first (view.py `pyramid_statuses`).
+ * @typedef {object} SlotView
+ * @property {CardCode} card
+ * @property {"in_play" | "covered" | "removed"} status
+ */
+
+/**
+ * @typedef {object} StatusView
+ * @property {number} cleared
+ * @property {number} moves
+ * @property {number} pass
+ * @property {number | null} passes
+ * @property {number | null} passes_left
+ * @property {number | null} score null when the rules do not score
+ * @property {boolean} can_undo
+ * @property {boolean} can_redo
+ * @property {string | null} recycle_blocker why the empty stock cannot be recycled, if so
+ * @property {"won" | "stuck" | null} outcome
+ * @property {boolean} dead_end
+ */
+
+/**
+ * A finished hint (view.py `hint_view`).
+ * @typedef {object} HintDone
+ * @property {"done"} status
+ * @property {MoveText | null} move
+ * @property {"pair" | "king" | "draw" | "recycle" | "none"} kind
+ * @property {"winnable" | "unwinnable" | "unknown"} verdict
+ * @property {string} reason the player's sentence (card symbols, plain words; maybe two lines)
+ * @property {number | null} chance
+ * @property {boolean} looks_lost every sampled order lost (the reason says so)
+ */
+
+/** A background job that failed (a hint or a review); `reason` is for the player. */
+/** @typedef {{status: "failed", reason: string}} JobFailed */
+/** @typedef {HintDone | {status: "checking"} | JobFailed} HintView */
+
+/**
+ * The Continue offer (view.py `offer_view`): how far the saved game got, never its cards.
+ * @typedef {object} OfferView
+ * @property {string} rules
+ * @property {number} moves
+ * @property {number} cleared
+ * @property {number} elapsed
+ * @property {string} text the sentence to show (it says what playing another deal counts as)
+ */
+
+/**
+ * One rules preset's records (view.py `records_view`: `Records.to_dict()` plus `saving`).
+ * @typedef {object} RecordsView
+ * @property {string} rules
+ * @property {number} games
+ * @property {number} wins
+ * @property {number} losses
+ * @property {number} current_streak
+ * @property {number} best_streak
+ * @property {number | null} fastest_win seconds
+ * @property {number | null} fewest_moves
+ * @property {number | null} best_score
+ * @property {number | null} win_rate 0..1
+ * @property {boolean} saving false with store=None or a read-only database
+ * @property {string[]} notes sentences saying what counts, which games the losses were, and
+ *   whether saving is off
+ */
+
+/** @typedef {"winnable" | "unwinnable" | "unknown" | "won"} ReviewVerdict */
+
+/**
+ * One move of a reviewed game (view.py `review_view`).
+ * @typedef {object} ReviewRow
+ * @property {number} number
+ * @property {MoveText} move
+ * @property {string} move_text the move in card symbols
+ * @property {ReviewVerdict} before
+ * @property {ReviewVerdict} after
+ * @property {MoveText | null} hint
+ * @property {string | null} hint_text
+ * @property {string | null} hint_reason
+ * @property {boolean} followed
+ * @property {boolean} decisive
+ * @property {MoveText | null} keeps_win
+ * @property {string | null} keeps_win_text
+ */
+
+/**
+ * @typedef {object} ReviewDone
+ * @property {"done"} status
+ * @property {string} summary
+ * @property {"won" | "stuck" | null} outcome
+ * @property {number | null} mistake
+ * @property {MoveText | null} better
+ * @property {string | null} better_text
+ * @property {boolean} hints false: the review has no hint column at all
+ * @property {ReviewRow[]} rows
+ * @property {number} end the move count the game ended at
+ */
+
+/** @typedef {ReviewDone | {status: "reviewing"} | JobFailed} ReviewView */
+
+/**
+ * Display choices that are not rules (view.py `ViewOptions`).
+ * @typedef {object} OptionsView
+ * @property {boolean} highlight_partners
+ * @property {boolean} auto_pair
+ * @property {boolean} fair_hints
+ * @property {boolean} dead_end_notice
+ * @property {boolean} winnable_only
+ * @property {number} waste_fan
+ */
+
+/**
+ * The session's puzzle score (puzzle_mode.py `Score`): puzzles opened and moved in, solved,
+ * solved with no wrong try.
+ * @typedef {{tried: number, solved: number, first_try: number}} PuzzleScore
+ */
+
+/**
+ * The puzzle on the board (puzzle_mode.py `PuzzleRun.view`, over puzzles `Puzzle.about`):
+ * where it stands, never its answer, nor its code or deal while a card is unseen.
+ * @typedef {object} PuzzleView
+ * @property {string} id the puzzle's stable id (`w.puzzle(id)` opens it again)
+ * @property {string} rules
+ * @property {number} move moves played on its deal before the position
+ * @property {string} task what to find
+ * @property {string[]} themes ids of the catalog's puzzle themes
+ * @property {string[]} theme_titles the same themes in words
+ * @property {string} difficulty one of the catalog's difficulties
+ * @property {number} rating
+ * @property {number} unseen cards the player has not seen
+ * @property {number} [deal] the deal it came from, only once every card is seen
+ * @property {number} number its place in the set stepped through, from 1
+ * @property {number} count how many puzzles that set holds
+ * @property {"find" | "play" | "solved"} phase find the move; play on to the win; won
+ * @property {string} prompt what the board asks for now
+ * @property {string | null} said the last verdict: why a move was refused, or that it was right
+ * @property {"refused" | "right" | "solved" | null} said_kind which of those `said` is
+ * @property {PuzzleScore} score
+ */
+
+/**
+ * What just changed the board (view.py `MoveEvent`).
+ * @typedef {object} EventView
+ * @property {"play" | "undo" | "redo" | "new" | "restart" | "continue" | "step" | "refresh"
+ *   | "start" | "puzzle"} action
+ * @property {MoveText | null} move
+ */
+
+/**
+ * What a control can do now (view.py): a control that cannot is greyed, and `why` says why.
+ * @typedef {{enabled: boolean, why: string | null}} ControlView
+ * @typedef {"hint" | "undo" | "redo" | "recycle" | "pause" | "review" | "restart"} ControlName
+ */
+
+/**
+ * The `state` trait (view.py `build_state`).
+ * @typedef {object} State
+ * @property {number} schema
+ * @property {number} version
+ * @property {number} position_version
+ * @property {{id: string | null, number: number | null, proven: boolean | null}} deal
+ * @property {GameRulesView} rules
+ * @property {SlotView[]} pyramid
+ * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
+ * @property {{count: number, top: CardCode | null, fan: CardCode[]}} waste
+ * @property {CardCode[]} playable
+ * @property {CardCode[]} selectable the cards a tap only selects, when nothing is selected (a
+ *   card in play that needs a partner); empty with auto-pair on
+ * @property {MoveText[]} legal
+ * @property {StatusView} status
+ * @property {{elapsed: number, running: boolean, paused: boolean}} clock
+ * @property {HintView | null} hint
+ * @property {RulesView} next_rules
+ * @property {boolean} finding_deal
+ * @property {OfferView | null} offer
+ * @property {RecordsView | null} records
+ * @property {ReviewView | null} review
+ * @property {EventView} event
+ * @property {OptionsView} options
+ * @property {Record<ControlName, ControlView>} controls
+ * @property {PuzzleView | null} puzzle the puzzle on the board, or null out of puzzle mode
+ */
+
+/**
+ * The `catalog` trait: the choices the Game menu offers, set once by Python (the front end
+ * keeps no copy of presets, pass choices or option labels).
+ * @typedef {object} Catalog
+ * @property {{name: string, label: string, summary: string}[]} presets
+ * @property {{value: string, label: string}[]} passes
+ * @property {{name: keyof OptionsView, label: string, help: string}[]} options
+ * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
+ * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
+ */
+
+/**
+ * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
+ * @typedef {object} PuzzleCatalog
+ * @property {{id: string, title: string, meaning: string}[]} themes
+ * @property {string[]} difficulties easiest first
+ */
+
+/**
+ * What a view asks Python for (intents.py `parse_intent`); `Intent` adds the envelope. A tap
+ * is every click or Enter on a card or a pile that is not a local selection: Python decides
+ * what it means (draw, recycle, a King, a pair with the selected card, auto-pair).
+ * @typedef {{action: "tap", target: CardCode | "stock" | "waste", selected: CardCode | null}
+ *   | {action: "pair", cards: [CardCode, CardCode]}
+ *   | {action: SimpleAction}
+ *   | {action: "new", number?: number, daily?: boolean, code?: string}
+ *   | {action: "pause" | "unpause", auto?: boolean}
+ *   | {action: "option", name: string, value: boolean}
+ *   | {action: "rules", name: string}
+ *   | {action: "review_step", moves: number}
+ *   | PuzzleRequest} Request
+ */
+/**
+ * Open a puzzle by id, the first one with a theme and a difficulty (either may be left out),
+ * or the next (1) or previous (-1) one of the set on the board.
+ * @typedef {{action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}}
+ *   PuzzleRequest
+ */
+/**
+ * @typedef {"draw" | "recycle" | "undo" | "redo" | "restart" | "hint" | "dismiss" | "share"
+ *   | "continue" | "review" | "review_close" | "puzzle_close"} SimpleAction
+ */
+/** @typedef {Request & {type: "intent", seq: number, view: string, version: number}} Intent */
+
+/**
+ * Python's answer to one intent (intents.py `ack`).
+ * @typedef {object} Ack
+ * @property {"ack"} type
+ * @property {number | null} seq
+ * @property {string | null} view
+ * @property {boolean} ok
+ * @property {string | null} reason
+ * @property {MoveText | null} move
+ * @property {string} [code] for "share": the deal's code
+ * @property {CardCode} [select] for a tap that only selects: the card to select
+ */
+
+/**
+ * The traits this front end reads.
+ * @typedef {object} Traits
+ * @property {State | null} state
+ * @property {Catalog | null | undefined} catalog
+ * @property {MoveText[]} moves
+ * @property {number} drawn the state version a view last drew (a notice for the host)
+ */
+
+/**
+ * The part of anywidget's model this module uses (no dependency on anywidget's own types).
+ * @typedef {object} Model
+ * @property {<K extends keyof Traits>(name: K) => Traits[K]} get
+ * @property {(event: string, callback: (content: unknown) => void) => void} on
+ * @property {(event: string, callback: (content: unknown) => void) => void} off
+ * @property {(content: Intent) => void} send
+ * @property {(name: "drawn", value: number) => void} set
+ * @property {() => void} save_changes
+ */
+
+// =============================================================================== Cards, words
 
 const RANKS = "A23456789TJQK";
 const RANK_NAMES = [
   "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
   "Eight", "Nine", "Ten", "Jack", "Queen", "King",
 ];
+/** @type {Record<string, {name: string, symbol: string, red: boolean}>} */
 const SUITS = {
   c: { name: "Clubs", symbol: "\u2663", red: false },
   d: { name: "Diamonds", symbol: "\u2666", red: true },
@@ -18,42 +323,44 @@ const SUITS = {
   s: { name: "Spades", symbol: "\u2660", red: false },
 };
 const STATUS_WORDS = { in_play: "in play", covered: "covered", removed: "removed" };
-const PRESETS = ["classic", "scored", "open-stock", "one-recycle", "strict"];
-const PASSES = [["1", "1 pass"], ["2", "2 passes"], ["3", "3 passes"], ["unlimited", "unlimited"]];
-const OPTIONS = [
-  ["highlight_partners", "Highlight partners"],
-  ["auto_pair", "Auto-pair: a tap takes the first partner"],
-  ["fair_hints", "Fair hints (only cards you have seen)"],
-  ["dead_end_notice", "Early dead-end notice (looks at unseen cards)"],
-  ["winnable_only", "Winnable deals only"],
-];
-const VERDICT_WORDS = { winnable: "winnable", unwinnable: "lost", unknown: "unknown", won: "won" };
 const REMOVE_MS = 180;
 const DRAG_START_PX = 8;
 
+/** @param {CardCode} code */
 function rankOf(code) {
   return RANKS.indexOf(code[0]) + 1;
 }
 
+/** "Seven of Hearts" for "7h". @param {CardCode} code */
 function cardName(code) {
   return `${RANK_NAMES[rankOf(code) - 1]} of ${SUITS[code[1]].name}`;
 }
 
-function isKing(code) {
-  return code[0] === "K";
+/** A card as the board draws it: "10♠" for "Ts". @param {CardCode} code */
+function cardSymbol(code) {
+  return `${code[0] === "T" ? "10" : code[0]}${SUITS[code[1]].symbol}`;
 }
 
+/** A move as a player reads it: "5♥ + 8♣", "K♠", "draw". @param {MoveText} move */
+function moveSymbols(move) {
+  const cards = moveCards(move);
+  return cards.length ? cards.map(cardSymbol).join(" + ") : move;
+}
+
+/** The cards a move names (none for a draw or a recycle). @param {MoveText | null} move */
 function moveCards(move) {
   if (!move || move === "draw" || move === "recycle") return [];
   return move.split("+");
 }
 
+/** A pyramid index's row and column, apex (0) first. @param {number} index */
 function rowCol(index) {
   let row = 0;
   while (((row + 1) * (row + 2)) / 2 <= index) row += 1;
   return [row, index - (row * (row + 1)) / 2];
 }
 
+/** "1:05" or "1:02:03". @param {number} seconds */
 function formatTime(seconds) {
   const total = Math.max(0, Math.floor(seconds));
   const h = Math.floor(total / 3600);
@@ -62,7 +369,18 @@ function formatTime(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-function el(tag, className, attrs = {}, text = "") {
+// =============================================================================== DOM helpers
+
+/**
+ * A new element with a class, attributes and text.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {Record<string, string>} [attrs]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+function el(tag, className = "", attrs = {}, text = "") {
   const node = document.createElement(tag);
   if (className) node.className = className;
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -70,116 +388,953 @@ function el(tag, className, attrs = {}, text = "") {
   return node;
 }
 
+/** A button that carries a command in its data-action.
+ * @param {string} action @param {string} label */
+function actionButton(action, label, className = "pw-button") {
+  return el("button", className, { type: "button", "data-action": action }, label);
+}
+
+/**
+ * Give a button two labels in one grid cell, `shown` and (hidden) `other`, so that it is as
+ * wide as the longer of them and a change of label (Pause / Resume) moves nothing.
+ * @param {HTMLElement} button @param {string} shown @param {string} other
+ */
+function setLabels(button, shown, other) {
+  const labels = button.firstElementChild;
+  if (labels instanceof HTMLElement && labels.dataset.shown === shown) return;
+  const box = el("span", "pw-labels", { "data-shown": shown });
+  box.append(el("span", "", {}, shown), el("span", "", { "aria-hidden": "true" }, other));
+  button.replaceChildren(box);
+}
+
+/** The nearest HTML element at or above `target` matching `selector`.
+ * @param {EventTarget | Element | null} target @param {string} selector
+ * @returns {HTMLElement | null} */
+function closest(target, selector) {
+  if (!(target instanceof Element)) return null;
+  const found = target.closest(selector);
+  return found instanceof HTMLElement ? found : null;
+}
+
+/** @param {EventTarget | Element | null} node @returns {HTMLElement | null} */
+function asHtml(node) {
+  return node instanceof HTMLElement ? node : null;
+}
+
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
-// Fill a card element with its face: corner index and a large centre suit.
+/**
+ * Show `box` holding what `build` makes, rebuilt only when `key` changes; hide it for null.
+ * @param {HTMLElement} box @param {string | null} key @param {() => Node[]} build
+ * @returns {boolean} whether it was (re)built
+ */
+function patchRegion(box, key, build) {
+  if (key == null) {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.key;
+    return false;
+  }
+  if (box.dataset.key === key && !box.hidden) return false;
+  box.dataset.key = key;
+  box.replaceChildren(...build());
+  box.hidden = false;
+  return true;
+}
+
+// =============================================================================== Render: board
+
+/** Fill a card element with its face: corner index (rank and suit, which a fanned card
+ * stacks) and a large centre suit. @param {HTMLElement} node @param {CardCode} code */
 function paintFace(node, code) {
   const suit = SUITS[code[1]];
-  const rank = code[0] === "T" ? "10" : code[0];
   node.classList.toggle("pw-red", suit.red);
-  const corner = el("span", "pw-corner", { "aria-hidden": "true" }, `${rank}${suit.symbol}`);
+  const corner = el("span", "pw-corner", { "aria-hidden": "true" });
+  const symbol = cardSymbol(code);
+  corner.append(el("span", "", {}, symbol.slice(0, -1)), el("span", "", {}, suit.symbol));
   const pip = el("span", "pw-pip", { "aria-hidden": "true" }, suit.symbol);
   node.replaceChildren(corner, pip);
   node.dataset.face = code;
 }
 
-class PyramidView {
-  constructor(model, host) {
+/**
+ * Patch the pyramid to `pyramid`. `slots` (index -> element, null once removed) is the view's
+ * memory of the cards it drew, so a card keeps its element (and focus) from state to state.
+ * @param {HTMLElement} container @param {(HTMLElement | null)[]} slots
+ * @param {SlotView[]} pyramid @param {boolean} animate
+ */
+function patchPyramid(container, slots, pyramid, animate) {
+  pyramid.forEach((slot, index) => {
+    let node = slots[index];
+    if (slot.status === "removed") {
+      if (node) removeCard(node, animate);
+      slots[index] = null;
+      return;
+    }
+    if (!node) {
+      const [row, col] = rowCol(index);
+      node = el("div", "pw-card", { role: "button", tabindex: "-1" });
+      node.style.setProperty("--pw-row", String(row));
+      node.style.setProperty("--pw-col", String(col));
+      node.dataset.index = String(index);
+      if (animate) node.classList.add("pw-arriving");
+      container.append(node);
+      slots[index] = node;
+    }
+    if (node.dataset.face !== slot.card) paintFace(node, slot.card);
+    node.dataset.card = slot.card;
+    node.dataset.status = slot.status;
+    node.setAttribute("aria-label", `${cardName(slot.card)}, ${STATUS_WORDS[slot.status]}`);
+  });
+}
+
+/** The card leaves at once for tests and screen readers; only a ghost fades out.
+ * @param {HTMLElement} node @param {boolean} animate */
+function removeCard(node, animate) {
+  if (node === document.activeElement) node.blur();
+  for (const name of ["data-card", "data-status", "role", "tabindex"]) node.removeAttribute(name);
+  node.setAttribute("aria-hidden", "true");
+  node.className = "pw-card pw-leaving";
+  if (!animate) {
+    node.remove();
+    return;
+  }
+  window.setTimeout(() => node.remove(), REMOVE_MS);
+}
+
+/** A pile's name, drawn under it. @param {string} name */
+function pileLabel(name) {
+  return el("span", "pw-pile-label", { "aria-hidden": "true" }, name);
+}
+
+/** The stock: face down, or (rules with its top in play) its top face up on the rest of the
+ * stock, which shows as a card back under it; empty, the recycle sign or why not.
+ * @param {HTMLElement} pile @param {State} state */
+function patchStock(pile, state) {
+  const { count, top } = state.stock;
+  const recycle = state.controls.recycle;
+  const blocker = count === 0 && !recycle.enabled ? recycle.why || "" : null;
+  pile.replaceChildren();
+  pile.classList.toggle("pw-empty", count === 0);
+  pile.classList.toggle("pw-blocked", blocker != null);
+  pile.classList.toggle("pw-open", Boolean(top));
+  pile.removeAttribute("title");
+  let label;
+  if (count === 0) {
+    const sign = blocker != null ? "\u2715" : "\u21bb";
+    pile.append(el("span", "pw-recycle", { "aria-hidden": "true" }, sign));
+    if (blocker) pile.title = blocker;
+    label = blocker != null ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
+  } else if (top) {
+    if (count > 1) pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
+    const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
+    paintFace(card, top);
+    pile.append(card);
+    label = `Stock: ${cardName(top)} face up, ${count} cards`;
+  } else {
+    pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
+    label = `Stock: ${count} cards face down; draw`;
+  }
+  pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)), pileLabel("Stock"));
+  pile.setAttribute("aria-label", label);
+}
+
+/** @param {HTMLElement} pile @param {State} state */
+function patchWaste(pile, state) {
+  const { fan, top, count } = state.waste;
+  pile.replaceChildren();
+  pile.classList.toggle("pw-empty", count === 0);
+  fan.forEach((code, position) => {
+    const card = el("div", "pw-card pw-face");
+    card.style.setProperty("--pw-fan", String(position));
+    paintFace(card, code);
+    if (position === fan.length - 1) {
+      card.dataset.card = code;
+      card.dataset.status = "in_play";
+      card.setAttribute("role", "button");
+      card.setAttribute("tabindex", "-1");
+      card.setAttribute("aria-label", `${cardName(code)}, in play, waste top`);
+    } else {
+      card.classList.add("pw-under");
+      card.setAttribute("aria-hidden", "true");
+    }
+    pile.append(card);
+  });
+  pile.append(pileLabel("Waste"));
+  pile.setAttribute("aria-label", top ? `Waste: ${count} cards` : "Waste: empty");
+}
+
+/**
+ * Which cards to outline: the selected one, its partners (from the legal moves Python sent,
+ * when highlighting is on) and the hint's cards.
+ * @param {State} state @param {CardCode | null} selected
+ */
+function highlights(state, selected) {
+  /** @type {Set<CardCode>} */
+  const partners = new Set();
+  if (selected && state.options.highlight_partners) {
+    for (const move of state.legal) {
+      const [a, b] = moveCards(move);
+      if (b === undefined) continue;
+      if (a === selected) partners.add(b);
+      if (b === selected) partners.add(a);
+    }
+  }
+  const hint = state.hint && state.hint.status === "done" ? state.hint : null;
+  const hinted = new Set(hint ? moveCards(hint.move) : []);
+  const stockHinted = Boolean(hint && (hint.kind === "draw" || hint.kind === "recycle"));
+  return { selected, partners, hinted, stockHinted };
+}
+
+/** @param {HTMLElement} root @param {HTMLElement} stock @param {State} state
+ * @param {CardCode | null} selected */
+function patchHighlights(root, stock, state, selected) {
+  const marks = highlights(state, selected);
+  for (const node of root.querySelectorAll(".pw-card[data-card]")) {
+    if (!(node instanceof HTMLElement)) continue;
+    const code = node.dataset.card ?? "";
+    node.classList.toggle("pw-selected", code === selected);
+    node.classList.toggle("pw-partner", marks.partners.has(code));
+    node.classList.toggle("pw-hinted", marks.hinted.has(code));
+    if (node.getAttribute("role") === "button") {
+      node.setAttribute("aria-pressed", String(code === selected));
+    }
+  }
+  const top = state.stock.top;
+  stock.classList.toggle("pw-partner", Boolean(top && marks.partners.has(top)));
+  stock.classList.toggle("pw-hinted", marks.stockHinted);
+}
+
+// =============================================================================== Render: panels
+
+/** The status line's items; the time is its own span, which the view's clock ticks on.
+ * @param {State} state */
+function statusItems(state) {
+  const s = state.status;
+  const parts = [
+    `Cleared ${s.cleared} of 28`,
+    s.passes == null ? `Pass ${s.pass}` : `Pass ${s.pass} of ${s.passes}`,
+    `Stock ${state.stock.count}`,
+    `Moves ${s.moves}`,
+  ];
+  if (s.score != null) parts.push(`Score ${s.score}`);
+  if (state.deal.number != null) parts.push(`Deal #${state.deal.number}`);
+  if (state.deal.proven === false) parts.push("unproven deal");
+  const spans = parts.map((text) => el("span", "pw-stat", {}, text));
+  const time = el("span", "pw-stat pw-time", { "aria-label": "Time played" });
+  // Spaces between the items keep the status readable as text (flex layout ignores them).
+  const nodes = [...spans, time].flatMap((span) => [span, document.createTextNode(" ")]);
+  return { nodes: nodes.slice(0, -1), time };
+}
+
+/**
+ * The toolbar buttons, keyed by their action.
+ * @typedef {"undo" | "redo" | "hint" | "pause" | "new" | "restart" | "records"
+ *   | "fullscreen"} ButtonName
+ * @typedef {Record<ButtonName, HTMLButtonElement>} Buttons
+ */
+
+/** Which of Python's controls a button's data-action stands for.
+ * @type {Record<string, ControlName>} */
+const CONTROL_OF = {
+  undo: "undo",
+  redo: "redo",
+  hint: "hint",
+  pause: "pause",
+  restart: "restart",
+  review: "review",
+};
+
+/** The control behind an action, when Python says it cannot do anything now.
+ * @param {State} state @param {string} action @returns {ControlView | null} */
+function unavailable(state, action) {
+  const name = CONTROL_OF[action];
+  const control = name ? state.controls[name] : null;
+  return control && !control.enabled ? control : null;
+}
+
+/**
+ * Grey every button (toolbar, menu, notices) whose control cannot do anything now, with
+ * Python's reason as its tooltip. Greyed, not disabled: it stays focusable, and pressed it
+ * says why. The pause button keeps one width for both of its labels.
+ * @param {HTMLElement} root @param {Buttons} buttons @param {State} state
+ */
+function patchControls(root, buttons, state) {
+  for (const node of root.querySelectorAll("button[data-action]")) {
+    if (!(node instanceof HTMLElement)) continue;
+    const action = node.dataset.action || "";
+    if (!(action in CONTROL_OF)) continue;
+    const off = unavailable(state, action);
+    node.setAttribute("aria-disabled", String(Boolean(off)));
+    if (off && off.why) node.title = off.why;
+    else node.removeAttribute("title");
+  }
+  const paused = state.clock.paused;
+  setLabels(buttons.pause, paused ? "Resume" : "Pause", paused ? "Pause" : "Resume");
+  buttons.pause.setAttribute("aria-pressed", String(paused));
+}
+
+/** The hint line: a search in progress, or the hint's own sentence. @param {State} state */
+function hintText(state) {
+  const hint = state.hint;
+  if (state.finding_deal) return "finding a winnable deal\u2026";
+  if (!hint) return "";
+  if (hint.status === "checking") return "checking for a solution\u2026";
+  return hint.reason;
+}
+
+/** The hint proved that the position cannot be won. @param {State} state */
+function hintSaysUnwinnable(state) {
+  return Boolean(state.hint && state.hint.status === "done" && state.hint.verdict === "unwinnable");
+}
+
+/** The verdict's words, from Python's catalog (the key itself until the catalog arrives).
+ * @param {Catalog | null | undefined} catalog @param {ReviewVerdict} verdict */
+function verdictWords(catalog, verdict) {
+  return catalog ? catalog.verdicts[verdict] : verdict;
+}
+
+/** "Cannot be won from here" for "cannot be won from here". @param {string} text */
+function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * The Game menu's inputs.
+ * @typedef {object} MenuParts
+ * @property {HTMLDetailsElement} menu
+ * @property {HTMLInputElement} numberInput
+ * @property {HTMLInputElement} codeInput
+ * @property {HTMLInputElement} shareOutput
+ * @property {HTMLSelectElement} presetSelect
+ * @property {HTMLSelectElement} passesSelect
+ * @property {HTMLFieldSetElement} optionsGroup
+ * @property {HTMLParagraphElement} reviewWhy why the review opens later, under its item
+ * @property {HTMLSelectElement} puzzleTheme the puzzle filter's theme ("" for any)
+ * @property {HTMLSelectElement} puzzleDifficulty the puzzle filter's difficulty ("" for any)
+ */
+
+/** The "Game" menu: this game (how to play it, its review), deals (number, daily, code,
+ * share), puzzles (a theme, a difficulty), rules for the next deal, options. It opens over the
+ * board (see widget.css). The catalog's choices are filled in by `patchCatalog`.
+ * @returns {MenuParts} */
+function menuParts() {
+  const menu = el("details", "pw-menu");
+  menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
+  const body = el("div", "pw-menu-body");
+
+  const game = el("fieldset", "pw-group");
+  game.append(el("legend", "", {}, "This game"));
+  const reviewWhy = el("p", "pw-why", { "data-why": "review", hidden: "" });
+  game.append(
+    actionButton("rules-panel", "How to play (rules)"),
+    actionButton("restart", "Restart this deal"),
+    actionButton("review", "Review this game"),
+    reviewWhy,
+  );
+
+  const deals = el("fieldset", "pw-group");
+  deals.append(el("legend", "", {}, "Deals"));
+  const numberInput = el("input", "pw-input", {
+    type: "number",
+    min: "0",
+    step: "1",
+    inputmode: "numeric",
+    "aria-label": "Deal number",
+    placeholder: "Deal number",
+    "data-field": "number",
+  });
+  const numberRow = el("div", "pw-row");
+  numberRow.append(numberInput, actionButton("deal-number", "Deal"));
+  const codeInput = el("input", "pw-input", {
+    type: "text",
+    "aria-label": "Shared deal or position code",
+    placeholder: "Paste a shared code",
+    "data-field": "code",
+  });
+  const codeRow = el("div", "pw-row");
+  codeRow.append(codeInput, actionButton("open-code", "Open"));
+  const shareOutput = el("input", "pw-input", {
+    type: "text",
+    readonly: "",
+    "aria-label": "This deal's code",
+    placeholder: "Share gives this deal's code",
+    "data-field": "share",
+  });
+  const shareRow = el("div", "pw-row");
+  shareRow.append(actionButton("share", "Share"), shareOutput);
+  deals.append(
+    actionButton("new", "Random deal"),
+    actionButton("daily", "Daily deal"),
+    numberRow,
+    codeRow,
+    shareRow,
+  );
+
+  const puzzles = el("fieldset", "pw-group");
+  puzzles.append(el("legend", "", {}, "Puzzles"));
+  const puzzleTheme = el("select", "pw-input", {
+    "aria-label": "Puzzle theme",
+    "data-field": "puzzle-theme",
+  });
+  const puzzleDifficulty = el("select", "pw-input", {
+    "aria-label": "Puzzle difficulty",
+    "data-field": "puzzle-difficulty",
+  });
+  const filterRow = el("div", "pw-row pw-puzzle-filter");
+  filterRow.append(puzzleTheme, puzzleDifficulty);
+  puzzles.append(filterRow, actionButton("puzzle-open", "Open a puzzle"));
+
+  const rules = el("fieldset", "pw-group");
+  rules.append(el("legend", "", {}, "Rules (from the next deal)"));
+  const presetSelect = el("select", "pw-input", {
+    "aria-label": "Rules",
+    "data-setting": "preset",
+  });
+  const passesSelect = el("select", "pw-input", {
+    "aria-label": "Passes through the stock",
+    "data-setting": "passes",
+  });
+  rules.append(presetSelect, passesSelect);
+
+  const optionsGroup = el("fieldset", "pw-group");
+  body.append(game, deals, puzzles, rules, optionsGroup);
+  menu.append(body);
+  return {
+    menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
+    reviewWhy, puzzleTheme, puzzleDifficulty,
+  };
+}
+
+/** Fill the menu's choices from the catalog. @param {MenuParts} parts @param {Catalog} catalog */
+function patchCatalog(parts, catalog) {
+  parts.presetSelect.replaceChildren(
+    ...catalog.presets.map(({ name, label, summary }) => {
+      const option = el("option", "", { value: name }, label);
+      if (summary) option.title = summary;
+      return option;
+    }),
+  );
+  parts.passesSelect.replaceChildren(
+    ...catalog.passes.map(({ value, label }) => el("option", "", { value }, label)),
+  );
+  const rows = catalog.options.map(({ name, label, help }) => {
+    const row = el("label", "pw-check");
+    if (help) row.title = help;
+    row.append(el("input", "", { type: "checkbox", "data-option": name }), ` ${label}`);
+    return row;
+  });
+  parts.optionsGroup.replaceChildren(el("legend", "", {}, "Options"), ...rows);
+  const { themes, difficulties } = catalog.puzzles;
+  keepChoice(parts.puzzleTheme, [
+    el("option", "", { value: "" }, "Any theme"),
+    ...themes.map(({ id, title, meaning }) => el("option", "", { value: id, title: meaning }, title)),
+  ]);
+  keepChoice(parts.puzzleDifficulty, [
+    el("option", "", { value: "" }, "Any difficulty"),
+    ...difficulties.map((word) => el("option", "", { value: word }, capitalised(word))),
+  ]);
+}
+
+/** Give a select new options, keeping the player's choice if it is still among them.
+ * @param {HTMLSelectElement} select @param {HTMLOptionElement[]} options */
+function keepChoice(select, options) {
+  const chosen = select.value;
+  select.replaceChildren(...options);
+  if (options.some((option) => option.value === chosen)) select.value = chosen;
+}
+
+/** The menu shows the options in force, the rules of the next deal, and why the review
+ * waits if it does. @param {MenuParts} parts @param {State} state */
+function patchMenuValues(parts, state) {
+  const review = unavailable(state, "review");
+  parts.reviewWhy.textContent = review ? review.why || "" : "";
+  parts.reviewWhy.hidden = !(review && review.why);
+  for (const box of parts.optionsGroup.querySelectorAll("input[data-option]")) {
+    if (!(box instanceof HTMLInputElement)) continue;
+    const name = /** @type {keyof OptionsView} */ (box.dataset.option);
+    box.checked = Boolean(state.options[name]);
+  }
+  const next = state.next_rules;
+  const preset = next.name.split(",")[0];
+  if ([...parts.presetSelect.options].some((option) => option.value === preset)) {
+    parts.presetSelect.value = preset;
+  }
+  parts.passesSelect.value = next.passes_choice;
+}
+
+/**
+ * What the message line says after a change of position: `say` is shown and spoken (a won,
+ * stuck or dead-end game); otherwise the line is cleared and `announce` only spoken.
+ * @param {State} state @param {State | null} previous @param {number} played moves of the
+ *   game under review shown on the board
+ * @returns {{say: string} | {announce: string} | null}
+ */
+function narration(state, previous, played) {
+  const outcome = state.status.outcome;
+  if (outcome === "won") return { say: `Pyramid cleared in ${state.status.moves} moves!` };
+  if (outcome === "stuck") return { say: "Out of moves: undo, restart or deal again." };
+  if (state.status.dead_end) {
+    return { say: "Dead end: no card the stock can still bring would ever fit." };
+  }
+  if (!previous) return null;
+  const { action, move } = state.event;
+  let text = "";
+  if ((action === "play" || action === "redo") && move) {
+    if (move === "draw") {
+      text = state.waste.top ? `Turned ${cardSymbol(state.waste.top)}` : "Turned a card";
+    } else if (move === "recycle") {
+      text = `Recycled the waste: pass ${state.status.pass}`;
+    } else {
+      text = `Removed ${moveSymbols(move)}`;
+    }
+  } else if (action === "undo") {
+    text = move ? `Took back ${moveSymbols(move)}` : "Took back a move";
+  } else if (action === "new") {
+    text = "New deal";
+  } else if (action === "restart") {
+    text = "Deal restarted";
+  } else if (action === "continue") {
+    text = `Saved game continued at move ${state.status.moves}`;
+  } else if (action === "step") {
+    text = `The game after move ${played}`;
+  } else if (action === "puzzle" && state.puzzle) {
+    text = `Puzzle ${state.puzzle.number} of ${state.puzzle.count}. ${state.puzzle.prompt}`;
+  } else if (action === "refresh" && previous.puzzle && !state.puzzle) {
+    text = "Puzzle closed: the game you left is back";
+  }
+  // A move the puzzle let through: its verdict ("Right: ...") follows the move's words.
+  const said = state.puzzle ? state.puzzle.said : null;
+  if (action === "play" && said && said !== previous.puzzle?.said) text = `${text}. ${said}`;
+  return { announce: text };
+}
+
+/** @typedef {{kind: "paused" | "won" | "unwinnable" | "stuck" | "dead_end", key: string}} Notice */
+
+/** One notice at a time over the table: paused, won, unwinnable (a hint's proof), stuck, dead end.
+ * @param {State} state @returns {Notice | null} */
+function currentNotice(state) {
+  const s = state.status;
+  /** @param {Notice["kind"]} kind @returns {Notice} */
+  const notice = (kind) => ({ kind, key: `${kind}:${state.position_version}` });
+  if (state.clock.paused) return notice("paused");
+  if (s.outcome === "won") return notice("won");
+  if (hintSaysUnwinnable(state)) return notice("unwinnable");
+  if (s.outcome === "stuck") return notice("stuck");
+  if (s.dead_end) return notice("dead_end");
+  return null;
+}
+
+/** A notice's words and buttons. @param {State} state @param {Notice} notice
+ * @param {Catalog | null | undefined} catalog */
+function noticeContent(state, notice, catalog) {
+  const s = state.status;
+  const exits = [
+    actionButton("undo", "Undo"),
+    actionButton("restart", "Replay this deal"),
+    actionButton("new", "New deal"),
+  ];
+  const look = actionButton("look", "Look at the board");
+  let title;
+  /** @type {string[]} */
+  let lines;
+  let buttons;
+  if (notice.kind === "paused") {
+    title = "Paused";
+    lines = ["The clock is stopped and moves wait until you resume."];
+    buttons = [actionButton("unpause", "Resume")];
+  } else if (notice.kind === "won" && state.puzzle) {
+    title = "Puzzle solved!";
+    lines = [state.puzzle.said || "", puzzleScore(state.puzzle.score)];
+    buttons = [
+      actionButton("puzzle-next", "Next puzzle", "pw-button pw-primary"),
+      actionButton("puzzle-close", "Close the puzzle"),
+      look,
+    ];
+  } else if (notice.kind === "won") {
+    title = "Pyramid cleared!";
+    lines = [
+      `Time ${formatTime(state.clock.elapsed)}`,
+      `Moves ${s.moves}`,
+      `Cards cleared ${s.cleared} of 28`,
+    ];
+    if (s.score != null) lines.push(`Score ${s.score}`);
+    buttons = [
+      actionButton("new", "New deal"),
+      actionButton("restart", "Replay this deal"),
+      actionButton("review", "Review"),
+      look,
+    ];
+  } else if (notice.kind === "unwinnable") {
+    title = capitalised(verdictWords(catalog, "unwinnable"));
+    lines = [state.hint && state.hint.status === "done" ? state.hint.reason : ""];
+    buttons = [...exits, look];
+  } else if (notice.kind === "stuck") {
+    title = "Out of moves";
+    lines = [
+      "No pair, no King, no draw and no recycle is left.",
+      "It is not recorded as a loss until you leave the deal (restart it or play another): " +
+        "undo to try another way.",
+    ];
+    buttons = [...exits, actionButton("review", "Review"), look];
+  } else {
+    title = "Dead end";
+    lines = ["No card the stock can still bring would ever fit the pyramid."];
+    buttons = [...exits, look];
+  }
+  const box = el("div", "pw-panel-box");
+  box.append(el("h3", "pw-panel-title", {}, title));
+  for (const line of lines) box.append(el("p", "pw-panel-line", {}, line));
+  if (notice.kind === "won" && !state.puzzle && state.deal.id) {
+    const row = el("div", "pw-row");
+    const code = el("input", "pw-input pw-deal-code", {
+      type: "text",
+      readonly: "",
+      "aria-label": "Deal code",
+      "data-field": "deal-code",
+    });
+    code.value = state.deal.id;
+    row.append(code, actionButton("copy", "Copy"));
+    box.append(row);
+  }
+  const row = el("div", "pw-row pw-panel-actions");
+  row.append(...buttons);
+  box.append(row);
+  return { title, lines, box };
+}
+
+/** The Continue offer: Python's sentence and its two answers. @param {OfferView} offer
+ * @returns {Node[]} */
+function offerContent(offer) {
+  return [
+    el("span", "pw-offer-text", {}, offer.text),
+    actionButton("continue", "Continue", "pw-button pw-primary"),
+    actionButton("offer-close", "Not now"),
+  ];
+}
+
+/** The Records panel: the current rules' records, as Python keeps them.
+ * @param {RecordsView} records @param {RulesView} rules @returns {Node[]} */
+function recordsContent(records, rules) {
+  /** @param {number | null} value @param {(value: number) => string} format */
+  const dash = (value, format = String) => (value == null ? "—" : format(value));
+  /** @type {[string, string | number][]} */
+  const items = [
+    ["Games", records.games],
+    ["Wins", records.wins],
+    ["Losses", records.losses],
+    ["Win rate", dash(records.win_rate, (rate) => `${Math.round(rate * 100)}%`)],
+    ["Current streak", records.current_streak],
+    ["Best streak", records.best_streak],
+    ["Fastest win", dash(records.fastest_win, formatTime)],
+    ["Fewest moves", dash(records.fewest_moves)],
+  ];
+  if (rules.scoring || records.best_score != null) {
+    items.push(["Best score", dash(records.best_score)]);
+  }
+  const list = el("dl", "pw-records-list");
+  for (const [name, value] of items) {
+    const item = el("div", "pw-record", { "data-record": name.toLowerCase().replace(/ /g, "_") });
+    item.append(el("dt", "", {}, name), el("dd", "", {}, String(value)));
+    list.append(item);
+  }
+  /** @type {Node[]} */
+  const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
+  for (const note of records.notes) parts.push(el("p", "pw-note", {}, note));
+  parts.push(actionButton("records", "Close"));
+  return parts;
+}
+
+/** The Rules panel: how to play under the game's rules, in Python's sections.
+ * @param {GameRulesView} rules @returns {Node[]} */
+function rulesContent(rules) {
+  /** @type {Node[]} */
+  const parts = [el("h3", "pw-section-title", {}, "How to play")];
+  for (const { title, text } of rules.explained) {
+    parts.push(el("h4", "pw-rules-title", {}, title), el("p", "pw-rules-text", {}, text));
+  }
+  parts.push(actionButton("rules-panel", "Close"));
+  return parts;
+}
+
+/** The game review: a table of the moves in card symbols, with Python's verdict words; the
+ * hint column only when the review has hints, the note column only when a move has a note.
+ * A row's button steps the board to the position before that move.
+ * @param {ReviewView} review @param {Catalog | null | undefined} catalog @returns {Node[]} */
+function reviewContent(review, catalog) {
+  const title = el("h3", "pw-section-title", {}, "Review");
+  const close = actionButton("review-close", "Close");
+  if (review.status === "reviewing") {
+    return [title, el("p", "pw-note", { role: "status" }, "reviewing\u2026"), close];
+  }
+  if (review.status !== "done") {
+    return [title, el("p", "pw-note pw-error", { role: "status" }, review.reason), close];
+  }
+  const notes = review.rows.some((row) => row.decisive);
+  const columns = ["#", "Move", "Before", "After"];
+  if (review.hints) columns.push("Hint");
+  if (notes) columns.push("Note");
+  const table = el("table", "pw-review-table");
+  const head = el("tr");
+  for (const name of columns) head.append(el("th", "", { scope: "col" }, name));
+  const thead = el("thead");
+  const tbody = el("tbody");
+  thead.append(head);
+  table.append(thead, tbody);
+  /** @param {string} text */
+  const cell = (text, className = "") => el("td", className, {}, text);
+  /** @param {ReviewVerdict} verdict */
+  const verdict = (verdict) => cell(verdictWords(catalog, verdict), `pw-verdict pw-${verdict}`);
+  for (const row of review.rows) {
+    const moves = String(row.number - 1);
+    const tr = el("tr", "pw-review-row", {
+      "data-action": "step",
+      "data-moves": moves,
+      "data-number": String(row.number),
+    });
+    if (row.decisive) tr.classList.add("pw-decisive");
+    const step = el(
+      "button",
+      "pw-step",
+      {
+        type: "button",
+        "data-action": "step",
+        "data-moves": moves,
+        "aria-label": `Show the board before move ${row.number}, ${row.move_text}`,
+      },
+      String(row.number),
+    );
+    const first = el("td");
+    first.append(step);
+    tr.append(first, cell(row.move_text, "pw-move"), verdict(row.before), verdict(row.after));
+    if (review.hints) {
+      const text = row.hint_text ? `${row.hint_text}${row.followed ? " \u2713" : ""}` : "";
+      const hint = cell(text, "pw-hint-cell");
+      if (row.hint_reason) hint.title = row.hint_reason;
+      tr.append(hint);
+    }
+    if (notes) {
+      const keep = row.keeps_win_text ? `; ${row.keeps_win_text} would keep it` : "";
+      const note = row.decisive ? `\u25c0 the win slipped away here${keep}` : "";
+      tr.append(cell(note, "pw-review-note"));
+    }
+    tbody.append(tr);
+  }
+  const scroller = el("div", "pw-review-scroll");
+  scroller.append(table);
+  const end = el(
+    "button",
+    "pw-button",
+    { type: "button", "data-action": "step-end", "data-moves": String(review.end) },
+    "Back to the end",
+  );
+  const actions = el("div", "pw-row");
+  actions.append(end, close);
+  return [title, el("p", "pw-review-summary", {}, review.summary), scroller, actions];
+}
+
+/** Mark the review row of the move the board is about to play (none at the end of the game).
+ * @param {HTMLElement} box @param {number} played @returns {HTMLElement | null} that row */
+function patchReviewCurrent(box, played) {
+  let found = null;
+  for (const row of box.querySelectorAll("tr[data-moves]")) {
+    if (!(row instanceof HTMLElement)) continue;
+    const current = Number(row.dataset.moves) === played;
+    row.classList.toggle("pw-current", current);
+    if (current) {
+      row.setAttribute("aria-current", "step");
+      found = row;
+    } else {
+      row.removeAttribute("aria-current");
+    }
+  }
+  return found;
+}
+
+/** Scroll the review's own scroller (never the notebook) so that `row` is visible.
+ * @param {HTMLElement} row */
+function keepInView(row) {
+  const scroller = row.closest(".pw-review-scroll");
+  if (!scroller) return;
+  const head = scroller.querySelector("thead");
+  const view = scroller.getBoundingClientRect();
+  const box = row.getBoundingClientRect();
+  const top = view.top + (head ? head.offsetHeight : 0);
+  if (box.top < top) scroller.scrollTop -= top - box.top;
+  else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
+}
+
+/**
+ * The puzzle panel's elements, built once (a button keeps its focus from puzzle to puzzle).
+ * @typedef {object} PuzzleParts
+ * @property {HTMLElement} box
+ * @property {HTMLElement} title "Puzzle n of count"
+ * @property {HTMLElement} level the difficulty
+ * @property {HTMLElement} score
+ * @property {HTMLElement} themes
+ * @property {HTMLElement} prompt what the board asks for now
+ * @property {HTMLElement} said the last verdict
+ */
+
+/** The puzzle panel, above the table, never over a card. Each of its lines keeps one height
+ * whatever it says (the heading and the themes on one line each, the prompt and the verdict
+ * in a box of a fixed height, the buttons' labels fixed), so it never moves the board.
+ * @returns {PuzzleParts} */
+function puzzleParts() {
+  const box = el("section", "pw-puzzle", { "aria-label": "Puzzle", hidden: "" });
+  const head = el("div", "pw-puzzle-head");
+  const title = el("h3", "pw-puzzle-title");
+  const level = el("span", "pw-puzzle-level");
+  const score = el("span", "pw-puzzle-score");
+  head.append(title, level, score);
+  const themes = el("p", "pw-puzzle-themes");
+  const talk = el("div", "pw-puzzle-talk");
+  const prompt = el("p", "pw-puzzle-prompt");
+  const said = el("p", "pw-puzzle-said");
+  talk.append(prompt, said);
+  const actions = el("div", "pw-row pw-puzzle-actions");
+  actions.append(
+    actionButton("puzzle-previous", "Previous"),
+    actionButton("puzzle-next", "Next"),
+    actionButton("puzzle-close", "Close the puzzle"),
+  );
+  box.append(head, themes, talk, actions);
+  return { box, title, level, score, themes, prompt, said };
+}
+
+/** "Solved 2 of 3 tried, 1 first try". @param {PuzzleScore} score */
+function puzzleScore(score) {
+  const first = `${score.first_try} first ${score.first_try === 1 ? "try" : "tries"}`;
+  return `Solved ${score.solved} of ${score.tried} tried, ${first}`;
+}
+
+/** Show the puzzle on the board, or hide the panel out of puzzle mode. The words are
+ * Python's: the prompt, the verdict, the theme titles and the difficulty come in the state,
+ * the themes' meanings (a tooltip) in the catalog.
+ * @param {PuzzleParts} parts @param {PuzzleView | null} puzzle
+ * @param {Catalog | null | undefined} catalog */
+function patchPuzzle(parts, puzzle, catalog) {
+  parts.box.hidden = puzzle == null;
+  if (puzzle == null) return;
+  parts.box.dataset.phase = puzzle.phase;
+  parts.box.dataset.puzzle = puzzle.id;
+  parts.title.textContent = `Puzzle ${puzzle.number} of ${puzzle.count}`;
+  const found = puzzle.deal == null ? "" : `, from deal ${puzzle.deal} after ${puzzle.move} moves`;
+  parts.title.title = `Puzzle ${puzzle.id}${found}`;
+  parts.level.textContent = `Difficulty: ${puzzle.difficulty}`;
+  parts.score.textContent = puzzleScore(puzzle.score);
+  const titles = puzzle.theme_titles;
+  const themes = `${titles.length === 1 ? "Theme" : "Themes"}: ${titles.join("; ")}`;
+  parts.themes.textContent = themes;
+  const known = catalog ? catalog.puzzles.themes : [];
+  const meanings = puzzle.themes.map((id) => known.find((theme) => theme.id === id));
+  parts.themes.title = meanings.some(Boolean)
+    ? meanings.map((theme) => (theme ? `${theme.title}: ${theme.meaning}` : "")).join("\n")
+    : themes;
+  parts.prompt.textContent = puzzle.prompt;
+  parts.said.textContent = puzzle.said ?? "";
+  parts.said.dataset.kind = puzzle.said_kind ?? "";
+}
+
+// =============================================================================== Sync and ack
+
+/**
+ * What the sync layer reports back to the view.
+ * @typedef {object} SyncHandlers
+ * @property {(reason: string, cards: CardCode[]) => void} refused an intent was refused
+ * @property {(code: string) => void} shared a share's deal code arrived
+ * @property {(card: CardCode) => void} select a tap only selected this card
+ */
+
+/** @param {unknown} msg @returns {msg is Ack} */
+function isAck(msg) {
+  return typeof msg === "object" && msg != null && /** @type {Ack} */ (msg).type === "ack";
+}
+
+/**
+ * Sends this view's intents (numbered, tagged with the view and the state version it drew)
+ * and matches each ack to its intent, to bounce the cards of a refused one.
+ */
+class Sync {
+  /** @param {Model} model @param {() => number} version @param {SyncHandlers} handlers */
+  constructor(model, version, handlers) {
     this.model = model;
+    this.version = version;
+    this.handlers = handlers;
     this.id = `v${Math.random().toString(36).slice(2, 10)}`;
     this.seq = 0;
-    this.pending = new Map(); // seq -> the cards involved, to bounce them on a refusal
-    this.selected = null; // card code, local to this view
-    this.state = null;
-    this.slots = new Array(28).fill(null); // pyramid index -> card element (null when removed)
+    /** @type {Map<number, CardCode[]>} seq -> the cards involved */
+    this.pending = new Map();
+    /** @param {unknown} msg */
+    this.onMessage = (msg) => this.receive(msg);
+    model.on("msg:custom", this.onMessage);
+  }
+
+  close() {
+    this.model.off("msg:custom", this.onMessage);
+  }
+
+  /** @param {Request} request @param {CardCode[]} [cards] the cards to bounce if refused */
+  send(request, cards = []) {
+    this.seq += 1;
+    this.pending.set(this.seq, cards);
+    const version = this.version();
+    this.model.send({ ...request, type: "intent", seq: this.seq, view: this.id, version });
+  }
+
+  /** @param {unknown} msg */
+  receive(msg) {
+    if (!isAck(msg) || msg.view !== this.id) return;
+    const cards = (msg.seq != null && this.pending.get(msg.seq)) || [];
+    if (msg.seq != null) this.pending.delete(msg.seq);
+    if (!msg.ok) this.handlers.refused(msg.reason || "", cards);
+    else if (msg.select) this.handlers.select(msg.select);
+    else if (msg.code) this.handlers.shared(msg.code);
+  }
+}
+
+// =============================================================================== Input
+
+/** @type {Record<string, SimpleAction | "new" | "pause" | "fullscreen">} */
+const KEY_COMMANDS = {
+  d: "draw",
+  r: "recycle",
+  u: "undo",
+  n: "new",
+  h: "hint",
+  p: "pause",
+  f: "fullscreen",
+};
+/** @type {Set<string>} */
+const SIMPLE_ACTIONS = new Set([
+  "draw", "recycle", "undo", "redo", "restart", "hint", "dismiss", "share", "continue", "review",
+  "review_close", "puzzle_close",
+]);
+
+/** @param {string} action @returns {action is SimpleAction} */
+function isSimpleAction(action) {
+  return SIMPLE_ACTIONS.has(action);
+}
+
+/**
+ * The one input controller: clicks, drags, keys and menu changes become either local UI
+ * changes (the cursor, the selection, menus, closed notices, the Records panel) or intents
+ * sent through the sync layer. It never draws: it asks the view to repaint.
+ */
+class Input {
+  /** @param {PyramidView} view @param {Sync} sync */
+  constructor(view, sync) {
+    this.view = view;
+    this.sync = sync;
+    /** @type {number | null} the pyramid index the cursor was on */
     this.cursorIndex = null;
-    this.closed = new Set(); // notices this view closed ("kind:position_version")
+    /** @type {{node: HTMLElement, code: CardCode, x: number, y: number, moved: boolean} | null} */
     this.drag = null;
     this.suppressClick = false;
-    this.clock = { base: 0, at: 0, running: false };
-    this.build(host);
-    this.onState = () => this.render(this.model.get("state"));
-    this.onMessage = (msg) => this.receive(msg);
     this.onVisibility = () => this.visibilityChanged();
-    model.on("change:state", this.onState);
-    model.on("msg:custom", this.onMessage);
-    document.addEventListener("visibilitychange", this.onVisibility);
-    this.timer = window.setInterval(() => this.tick(), 1000);
-    this.render(model.get("state"));
-  }
-
-  destroy() {
-    this.model.off("change:state", this.onState);
-    this.model.off("msg:custom", this.onMessage);
-    document.removeEventListener("visibilitychange", this.onVisibility);
-    window.clearInterval(this.timer);
-  }
-
-  // ---------------------------------------------------------------- building
-  build(host) {
-    const root = el("div", "pw-root", {
-      "data-lm-suppress-shortcuts": "true",
-      tabindex: "-1",
-      role: "application",
-      "aria-roledescription": "Pyramid Solitaire",
-      "aria-label": "Pyramid Solitaire",
-    });
-    this.root = root;
-    this.table = el("div", "pw-table");
-    this.pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
-    this.stock = el("div", "pw-pile pw-stock", {
-      "data-pile": "stock",
-      role: "button",
-      tabindex: "-1",
-    });
-    this.waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
-    this.panel = el("div", "pw-panel", { role: "dialog", "aria-modal": "false", hidden: "" });
-    this.table.append(this.pyramid, this.stock, this.waste, this.panel);
-    // Below the table, never over the cards: the Continue offer, the records, the review.
-    this.offer = el("div", "pw-offer", { role: "region", "aria-label": "Saved game", hidden: "" });
-    this.records = el("div", "pw-records", { role: "region", "aria-label": "Records", hidden: "" });
-    this.review = el("div", "pw-review", { role: "region", "aria-label": "Game review", hidden: "" });
-    this.showRecords = false;
-
-    this.status = el("div", "pw-status", { "aria-label": "Game status" });
-    this.hintLine = el("div", "pw-hint-line");
-    this.message = el("div", "pw-message", { role: "status" });
-    this.live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
-
-    const controls = el("div", "pw-controls", { role: "toolbar", "aria-label": "Game controls" });
-    this.buttons = {};
-    for (const [action, label, key] of [
-      ["undo", "Undo", "U"],
-      ["redo", "Redo", ""],
-      ["hint", "Hint", "H"],
-      ["pause", "Pause", ""],
-      ["new", "New deal", "N"],
-      ["restart", "Restart", ""],
-      ["records", "Records", ""],
-      ["fullscreen", "Full screen", "F"],
-    ]) {
-      const button = el("button", "pw-button", { type: "button", "data-action": action }, label);
-      if (key) button.setAttribute("aria-keyshortcuts", key);
-      this.buttons[action] = button;
-      controls.append(button);
-    }
-    controls.append(this.buildMenu());
-    this.buttons.records.setAttribute("aria-expanded", "false");
-    root.append(
-      this.table,
-      this.offer,
-      this.status,
-      this.hintLine,
-      this.message,
-      controls,
-      this.records,
-      this.review,
-      this.live,
-    );
-    host.replaceChildren(root);
-
+    const root = view.dom.root;
     root.addEventListener("click", (event) => this.onClick(event));
     root.addEventListener("keydown", (event) => this.onKey(event));
     root.addEventListener("change", (event) => this.onChange(event));
@@ -187,825 +1342,199 @@ class PyramidView {
     root.addEventListener("pointermove", (event) => this.onPointerMove(event));
     root.addEventListener("pointerup", (event) => this.onPointerUp(event));
     root.addEventListener("pointercancel", () => this.endDrag());
+    view.dom.menu.menu.addEventListener("toggle", () => view.fitMenu());
+    document.addEventListener("visibilitychange", this.onVisibility);
   }
 
-  // The "Game" menu: deals (number, daily, code, share), rules for the next deal, options.
-  buildMenu() {
-    const menu = el("details", "pw-menu");
-    menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
-    const body = el("div", "pw-menu-body");
-
-    const deals = el("fieldset", "pw-group");
-    deals.append(el("legend", "", {}, "Deals"));
-    const numberRow = el("div", "pw-row");
-    this.numberInput = el("input", "pw-input", {
-      type: "number",
-      min: "0",
-      step: "1",
-      inputmode: "numeric",
-      "aria-label": "Deal number",
-      placeholder: "Deal number",
-      "data-field": "number",
-    });
-    numberRow.append(
-      this.numberInput,
-      el("button", "pw-button", { type: "button", "data-action": "deal-number" }, "Deal"),
-    );
-    const codeRow = el("div", "pw-row");
-    this.codeInput = el("input", "pw-input", {
-      type: "text",
-      "aria-label": "Shared deal or position code",
-      placeholder: "Paste a shared code",
-      "data-field": "code",
-    });
-    codeRow.append(
-      this.codeInput,
-      el("button", "pw-button", { type: "button", "data-action": "open-code" }, "Open"),
-    );
-    const shareRow = el("div", "pw-row");
-    this.shareOutput = el("input", "pw-input", {
-      type: "text",
-      readonly: "",
-      "aria-label": "This deal's code",
-      placeholder: "Share gives this deal's code",
-      "data-field": "share",
-    });
-    shareRow.append(
-      el("button", "pw-button", { type: "button", "data-action": "share" }, "Share"),
-      this.shareOutput,
-    );
-    deals.append(
-      el("button", "pw-button", { type: "button", "data-action": "new" }, "Random deal"),
-      el("button", "pw-button", { type: "button", "data-action": "restart" }, "Restart this deal"),
-      el("button", "pw-button", { type: "button", "data-action": "review" }, "Review this game"),
-      el("button", "pw-button", { type: "button", "data-action": "daily" }, "Daily deal"),
-      numberRow,
-      codeRow,
-      shareRow,
-    );
-
-    const rules = el("fieldset", "pw-group");
-    rules.append(el("legend", "", {}, "Rules (from the next deal)"));
-    this.presetSelect = el("select", "pw-input", {
-      "aria-label": "Rules",
-      "data-setting": "preset",
-    });
-    for (const name of PRESETS) this.presetSelect.append(el("option", "", { value: name }, name));
-    this.passesSelect = el("select", "pw-input", {
-      "aria-label": "Passes through the stock",
-      "data-setting": "passes",
-    });
-    for (const [value, label] of PASSES) {
-      this.passesSelect.append(el("option", "", { value }, label));
-    }
-    rules.append(this.presetSelect, this.passesSelect);
-
-    const options = el("fieldset", "pw-group");
-    options.append(el("legend", "", {}, "Options"));
-    this.optionBoxes = {};
-    for (const [name, label] of OPTIONS) {
-      const row = el("label", "pw-check");
-      const box = el("input", "", { type: "checkbox", "data-option": name });
-      row.append(box, document.createTextNode(` ${label}`));
-      this.optionBoxes[name] = box;
-      options.append(row);
-    }
-    body.append(deals, rules, options);
-    menu.append(body);
-    this.menu = menu;
-    return menu;
+  close() {
+    document.removeEventListener("visibilitychange", this.onVisibility);
   }
 
-  // ---------------------------------------------------------------- talking to Python
-  send(action, fields = {}, cards = []) {
-    this.seq += 1;
-    this.pending.set(this.seq, cards);
-    const version = this.state ? this.state.version : 0;
-    this.model.send({ type: "intent", seq: this.seq, view: this.id, version, action, ...fields });
+  /** @param {Request} request @param {CardCode[]} [cards] */
+  send(request, cards = []) {
+    this.sync.send(request, cards);
   }
 
-  receive(msg) {
-    if (!msg || msg.type !== "ack" || msg.view !== this.id) return;
-    const cards = this.pending.get(msg.seq) || [];
-    this.pending.delete(msg.seq);
-    if (msg.ok) {
-      if (msg.code) this.shared(msg.code);
-      return;
-    }
-    this.selected = null;
-    this.say(msg.reason, true);
-    this.bounce(cards);
-    if (this.state) this.paintHighlights();
-  }
-
-  shared(code) {
-    this.shareOutput.value = code;
-    this.copy(code, "Deal code copied");
-  }
-
-  copy(text, done) {
-    const fallback = () => this.say(`Copy this code: ${text}`);
-    if (!navigator.clipboard) return fallback();
-    navigator.clipboard.writeText(text).then(() => this.say(done), fallback);
-  }
-
-  say(text, isError = false) {
-    this.message.textContent = text || "";
-    this.message.classList.toggle("pw-error", Boolean(isError && text));
-    this.announce(text || "");
-  }
-
-  announce(text) {
-    // Re-setting the same text would not be spoken again; clear first.
-    this.live.textContent = "";
-    if (text) window.setTimeout(() => (this.live.textContent = text), 30);
-  }
-
-  bounce(cards) {
-    if (reducedMotion()) return;
-    for (const code of cards) {
-      const node = this.cardNode(code);
-      if (!node) continue;
-      node.classList.remove("pw-bounce");
-      void node.offsetWidth; // restart the animation
-      node.classList.add("pw-bounce");
-    }
-  }
-
-  // ---------------------------------------------------------------- rendering
-  render(state) {
-    if (!state || !state.pyramid) return;
-    const previous = this.state;
-    this.state = state;
-    const hadFocus = this.root.contains(document.activeElement);
-    const focusedKey = hadFocus ? this.keyOf(document.activeElement) : null;
-    const animate = previous && state.event.action !== "new" && state.event.action !== "restart";
-
-    this.renderPyramid(state, Boolean(animate) && !reducedMotion());
-    this.renderStock(state);
-    this.renderWaste(state);
-    this.renderStatus(state);
-    this.renderControls(state);
-    this.renderHint(state, previous);
-
-    if (this.selected && !state.playable.includes(this.selected)) this.selected = null;
-    this.paintHighlights();
-
-    const moved = !previous || previous.position_version !== state.position_version;
-    if (moved) this.narrate(state, previous);
-    this.renderPanel(state);
-    this.renderOffer(state);
-    this.renderRecords(state);
-    this.renderReview(state);
-    this.root.dataset.version = String(state.version);
-    this.restoreFocus(hadFocus, focusedKey);
-  }
-
-  renderPyramid(state, animate) {
-    state.pyramid.forEach((slot, index) => {
-      let node = this.slots[index];
-      if (slot.status === "removed") {
-        if (node) this.remove(node, animate);
-        this.slots[index] = null;
-        return;
-      }
-      if (!node) {
-        const [row, col] = rowCol(index);
-        node = el("div", "pw-card", { role: "button", tabindex: "-1" });
-        node.style.setProperty("--pw-row", row);
-        node.style.setProperty("--pw-col", col);
-        node.dataset.index = String(index);
-        if (animate) node.classList.add("pw-arriving");
-        this.pyramid.append(node);
-        this.slots[index] = node;
-      }
-      if (node.dataset.face !== slot.card) paintFace(node, slot.card);
-      node.dataset.card = slot.card;
-      node.dataset.status = slot.status;
-      node.setAttribute("aria-label", `${cardName(slot.card)}, ${STATUS_WORDS[slot.status]}`);
-    });
-  }
-
-  remove(node, animate) {
-    // The card leaves at once for tests and screen readers; only a ghost fades out.
-    if (node === document.activeElement) node.blur();
-    node.removeAttribute("data-card");
-    node.removeAttribute("data-status");
-    node.removeAttribute("role");
-    node.removeAttribute("tabindex");
-    node.setAttribute("aria-hidden", "true");
-    node.className = "pw-card pw-leaving";
-    if (!animate) {
-      node.remove();
-      return;
-    }
-    window.setTimeout(() => node.remove(), REMOVE_MS);
-  }
-
-  renderStock(state) {
-    const { count, top } = state.stock;
-    const pile = this.stock;
-    const blocker = count === 0 ? state.status.recycle_blocker : null;
-    pile.replaceChildren();
-    pile.classList.toggle("pw-empty", count === 0);
-    pile.classList.toggle("pw-blocked", Boolean(blocker));
-    pile.removeAttribute("title");
-    let label;
-    if (count === 0) {
-      const mark = el("span", "pw-recycle", { "aria-hidden": "true" }, blocker ? "\u2715" : "\u21bb");
-      pile.append(mark);
-      if (blocker) pile.title = blocker;
-      label = blocker ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
-    } else if (top) {
-      const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
-      paintFace(card, top);
-      pile.append(card);
-      label = `Stock: ${cardName(top)} face up, ${count} cards`;
-    } else {
-      pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
-      label = `Stock: ${count} cards face down; draw`;
-    }
-    pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)));
-    pile.setAttribute("aria-label", label);
-  }
-
-  renderWaste(state) {
-    const { fan, top, count } = state.waste;
-    const pile = this.waste;
-    pile.replaceChildren();
-    pile.classList.toggle("pw-empty", count === 0);
-    fan.forEach((code, position) => {
-      const card = el("div", "pw-card pw-face");
-      card.style.setProperty("--pw-fan", String(position));
-      paintFace(card, code);
-      if (position === fan.length - 1) {
-        card.dataset.card = code;
-        card.dataset.status = "in_play";
-        card.setAttribute("role", "button");
-        card.setAttribute("tabindex", "-1");
-        card.setAttribute("aria-label", `${cardName(code)}, in play, waste top`);
-      } else {
-        card.classList.add("pw-under");
-        card.setAttribute("aria-hidden", "true");
-      }
-      pile.append(card);
-    });
-    pile.setAttribute("aria-label", top ? `Waste: ${count} cards` : "Waste: empty");
-  }
-
-  renderStatus(state) {
-    const s = state.status;
-    const parts = [
-      `Cleared ${s.cleared} of 28`,
-      s.passes === null ? `Pass ${s.pass}` : `Pass ${s.pass} of ${s.passes}`,
-      `Stock ${state.stock.count}`,
-      `Moves ${s.moves}`,
-    ];
-    if (s.score !== null) parts.push(`Score ${s.score}`);
-    if (state.deal.number !== null) parts.push(`Deal #${state.deal.number}`);
-    if (state.deal.proven === false) parts.push("unproven deal");
-    const spans = parts.map((text) => el("span", "pw-stat", {}, text));
-    this.timeSpan = el("span", "pw-stat pw-time", { "aria-label": "Time played" });
-    this.clock = {
-      base: state.clock.elapsed,
-      at: performance.now(),
-      running: state.clock.running && !state.clock.paused,
-    };
-    // Spaces between the items keep the status readable as text (flex layout ignores them).
-    const items = [...spans, this.timeSpan].flatMap((span) => [span, document.createTextNode(" ")]);
-    this.status.replaceChildren(...items.slice(0, -1));
-    this.tick();
-  }
-
-  tick() {
-    if (!this.timeSpan) return;
-    const { base, at, running } = this.clock;
-    const seconds = base + (running ? (performance.now() - at) / 1000 : 0);
-    this.timeSpan.textContent = `Time ${formatTime(seconds)}`;
-  }
-
-  renderControls(state) {
-    const s = state.status;
-    // Greyed, not disabled: pressed anyway, they say why ("nothing to undo").
-    this.buttons.undo.classList.toggle("pw-unavailable", !s.can_undo);
-    this.buttons.redo.classList.toggle("pw-unavailable", !s.can_redo);
-    const paused = state.clock.paused;
-    this.buttons.pause.textContent = paused ? "Resume" : "Pause";
-    this.buttons.pause.setAttribute("aria-pressed", String(paused));
-    for (const [name, box] of Object.entries(this.optionBoxes)) box.checked = state.options[name];
-    const next = state.next_rules;
-    const preset = next.name.split(",")[0];
-    if (PRESETS.includes(preset)) this.presetSelect.value = preset;
-    this.passesSelect.value = next.passes === null ? "unlimited" : String(next.passes);
-    this.root.classList.toggle("pw-paused", paused);
-  }
-
-  renderHint(state, previous) {
-    const hint = state.hint;
-    let text = "";
-    if (state.finding_deal) text = "finding a winnable deal\u2026";
-    else if (hint && hint.status === "checking") text = "checking for a solution\u2026";
-    else if (hint && hint.status === "failed") text = hint.reason;
-    else if (hint) {
-      const lead = hint.verdict === "lost" ? "No solution is left from here. " : "";
-      const fallback = hint.move ? `Try ${hint.move}.` : "No move to suggest.";
-      text = `${lead}${hint.reason || fallback}`;
-    }
-    this.hintLine.textContent = text;
-    this.hintLine.classList.toggle("pw-lost", Boolean(hint && hint.verdict === "lost"));
-    const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
-    if (text && before !== JSON.stringify(hint) + state.finding_deal) this.announce(text);
-  }
-
-  // Selection, partner and hint highlights.
-  paintHighlights() {
-    const state = this.state;
-    const partners = new Set();
-    if (this.selected && state.options.highlight_partners) {
-      for (const move of state.legal) {
-        const [a, b] = moveCards(move);
-        if (b === undefined) continue;
-        if (a === this.selected) partners.add(b);
-        if (b === this.selected) partners.add(a);
-      }
-    }
-    const hint = state.hint && state.hint.status === "done" ? state.hint : null;
-    const hinted = new Set(hint ? moveCards(hint.move) : []);
-    for (const node of this.root.querySelectorAll(".pw-card[data-card]")) {
-      const code = node.dataset.card;
-      node.classList.toggle("pw-selected", code === this.selected);
-      node.classList.toggle("pw-partner", partners.has(code));
-      node.classList.toggle("pw-hinted", hinted.has(code));
-      if (node.getAttribute("role") === "button") {
-        node.setAttribute("aria-pressed", String(code === this.selected));
-      }
-    }
-    const stockTop = state.stock.top;
-    this.stock.classList.toggle("pw-partner", Boolean(stockTop && partners.has(stockTop)));
-    const stockHint = hint && (hint.kind === "draw" || hint.kind === "recycle");
-    this.stock.classList.toggle("pw-hinted", Boolean(stockHint));
-  }
-
-  narrate(state, previous) {
-    const { action, move } = state.event;
-    let text = "";
-    if (action === "play" || action === "redo") {
-      if (move === "draw") {
-        text = state.waste.top ? `Turned the ${cardName(state.waste.top)}` : "Turned a card";
-      } else if (move === "recycle") {
-        text = `Recycled the waste: pass ${state.status.pass}`;
-      } else if (move.includes("+")) {
-        const [a, b] = moveCards(move);
-        text = `Removed the ${cardName(a)} and the ${cardName(b)}`;
-      } else {
-        text = `Removed the ${cardName(move)}`;
-      }
-    } else if (action === "undo") {
-      text = `Undid ${move}`;
-    } else if (action === "new") {
-      text = "New deal";
-    } else if (action === "restart") {
-      text = "Deal restarted";
-    } else if (action === "continue") {
-      text = `Saved game continued at move ${state.status.moves}`;
-    } else if (action === "step") {
-      text = `The game after move ${this.model.get("moves").length}`;
-    }
-    const outcome = state.status.outcome;
-    if (outcome === "won") {
-      this.say(`Pyramid cleared in ${state.status.moves} moves!`);
-    } else if (outcome === "stuck") {
-      this.say("No moves left: undo, restart or deal again.");
-    } else if (state.status.dead_end) {
-      this.say("Dead end: no card the stock can still bring would ever fit.");
-    } else if (previous) {
-      this.message.textContent = "";
-      this.message.classList.remove("pw-error");
-      this.announce(text);
-    }
-  }
-
-  // One notice at a time over the table: paused, won, lost (a hint's proof), stuck, dead end.
-  currentNotice(state) {
-    const s = state.status;
-    const key = (kind) => `${kind}:${state.position_version}`;
-    if (state.clock.paused) return { kind: "paused", key: key("paused") };
-    if (s.outcome === "won") return { kind: "won", key: key("won") };
-    if (state.hint && state.hint.verdict === "lost") return { kind: "lost", key: key("lost") };
-    if (s.outcome === "stuck") return { kind: "stuck", key: key("stuck") };
-    if (s.dead_end) return { kind: "dead_end", key: key("dead_end") };
-    return null;
-  }
-
-  renderPanel(state) {
-    const notice = this.currentNotice(state);
-    const panel = this.panel;
-    if (!notice || (notice.kind !== "paused" && this.closed.has(notice.key))) {
-      panel.hidden = true;
-      panel.removeAttribute("data-notice");
-      panel.replaceChildren();
-      return;
-    }
-    if (panel.dataset.notice === notice.key && !panel.hidden) return;
-    panel.dataset.notice = notice.key;
-    panel.dataset.kind = notice.kind;
-    const box = el("div", "pw-panel-box");
-    const s = state.status;
-    const button = (action, label) =>
-      el("button", "pw-button", { type: "button", "data-action": action }, label);
-    const exits = [button("undo", "Undo"), button("restart", "Replay this deal"), button("new", "New deal")];
-    const look = button("look", "Look at the board");
-    let title;
-    let lines = [];
-    let buttons;
-    if (notice.kind === "paused") {
-      title = "Paused";
-      lines = ["The clock is stopped and moves wait until you resume."];
-      buttons = [button("resume", "Resume")];
-    } else if (notice.kind === "won") {
-      title = "Pyramid cleared!";
-      lines = [
-        `Time ${formatTime(state.clock.elapsed)}`,
-        `Moves ${s.moves}`,
-        `Cards cleared ${s.cleared} of 28`,
-      ];
-      if (s.score !== null) lines.push(`Score ${s.score}`);
-      buttons = [
-        button("new", "New deal"),
-        button("restart", "Replay this deal"),
-        button("review", "Review"),
-        look,
-      ];
-    } else if (notice.kind === "lost") {
-      title = "No solution from here";
-      lines = [state.hint.reason || "The solver proved that this position cannot be won."];
-      buttons = [...exits, look];
-    } else if (notice.kind === "stuck") {
-      title = "Out of moves";
-      lines = ["No pair, no King, no draw and no recycle is left. This is not a loss: undo, or play the deal again."];
-      buttons = [...exits, button("review", "Review"), look];
-    } else {
-      title = "Dead end";
-      lines = ["No card the stock can still bring would ever fit the pyramid."];
-      buttons = [...exits, look];
-    }
-    box.append(el("h3", "pw-panel-title", {}, title));
-    for (const line of lines) box.append(el("p", "pw-panel-line", {}, line));
-    if (notice.kind === "won" && state.deal.id) {
-      const row = el("div", "pw-row");
-      const code = el("input", "pw-input pw-deal-code", {
-        type: "text",
-        readonly: "",
-        "aria-label": "Deal code",
-        "data-field": "deal-code",
-      });
-      code.value = state.deal.id;
-      row.append(code, button("copy", "Copy"));
-      box.append(row);
-    }
-    const row = el("div", "pw-row pw-panel-actions");
-    row.append(...buttons);
-    box.append(row);
-    panel.setAttribute("aria-label", title);
-    panel.replaceChildren(box);
-    panel.hidden = false;
-    this.announce(`${title}. ${lines.join(" ")}`);
-  }
-
-  // The Continue offer: how far the saved game got, never its cards (Python sends none).
-  renderOffer(state) {
-    const offer = state.offer;
-    const key = offer ? `offer:${JSON.stringify(offer)}` : null;
-    const box = this.offer;
-    if (!offer || this.closed.has(key)) {
-      box.hidden = true;
-      box.replaceChildren();
-      delete box.dataset.key;
-      return;
-    }
-    if (box.dataset.key === key) return;
-    box.dataset.key = key;
-    const moves = `${offer.moves} move${offer.moves === 1 ? "" : "s"}`;
-    const text =
-      `Your last ${offer.rules} game is saved: ${moves}, ${offer.cleared} of 28 cleared, ` +
-      `${formatTime(offer.elapsed)} played.`;
-    box.replaceChildren(
-      el("span", "pw-offer-text", {}, text),
-      el("button", "pw-button pw-primary", { type: "button", "data-action": "continue" }, "Continue"),
-      el("button", "pw-button", { type: "button", "data-action": "offer-close" }, "Not now"),
-    );
-    box.hidden = false;
-    this.announce(`${text} Continue?`);
-  }
-
-  // The Records panel (opened per view): the current rules' records, as Python keeps them.
-  renderRecords(state) {
-    const box = this.records;
-    const records = state.records;
-    this.buttons.records.setAttribute("aria-expanded", String(this.showRecords));
-    if (!this.showRecords || !records) {
-      box.hidden = true;
-      box.replaceChildren();
-      delete box.dataset.key;
-      return;
-    }
-    const key = JSON.stringify(records);
-    if (box.dataset.key === key) return;
-    box.dataset.key = key;
-    const dash = (value, format = String) => (value === null ? "—" : format(value));
-    const items = [
-      ["Games", records.games],
-      ["Wins", records.wins],
-      ["Losses", records.losses],
-      ["Win rate", dash(records.win_rate, (rate) => `${Math.round(rate * 100)}%`)],
-      ["Current streak", records.current_streak],
-      ["Best streak", records.best_streak],
-      ["Fastest win", dash(records.fastest_win, formatTime)],
-      ["Fewest moves", dash(records.fewest_moves)],
-    ];
-    if (state.rules.scoring || records.best_score !== null) {
-      items.push(["Best score", dash(records.best_score)]);
-    }
-    const list = el("dl", "pw-records-list");
-    for (const [name, value] of items) {
-      const item = el("div", "pw-record", { "data-record": name.toLowerCase().replace(/ /g, "_") });
-      item.append(el("dt", "", {}, name), el("dd", "", {}, String(value)));
-      list.append(item);
-    }
-    const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
-    if (!records.saving) {
-      parts.push(el("p", "pw-note", {}, "Saving is off (store=None): nothing is recorded."));
-    }
-    parts.push(el("button", "pw-button", { type: "button", "data-action": "records" }, "Close"));
-    box.replaceChildren(...parts);
-    box.hidden = false;
-  }
-
-  // The game review: a table of the moves, the decisive one marked; a row steps the board
-  // to the position before that move (Python undoes or replays the reviewed game's moves).
-  renderReview(state) {
-    const box = this.review;
-    const review = state.review;
-    if (!review) {
-      box.hidden = true;
-      box.replaceChildren();
-      delete box.dataset.key;
-      return;
-    }
-    const key = JSON.stringify(review);
-    if (box.dataset.key !== key) {
-      box.dataset.key = key;
-      box.replaceChildren(...this.reviewContent(review));
-      box.hidden = false;
-      if (review.status === "done") this.announce(review.summary);
-    }
-    // The row of the move the board is about to play (none at the end of the game).
-    const played = this.model.get("moves").length;
-    for (const row of box.querySelectorAll("tr[data-moves]")) {
-      const current = Number(row.dataset.moves) === played;
-      row.classList.toggle("pw-current", current);
-      if (current) {
-        row.setAttribute("aria-current", "step");
-        this.keepInView(row);
-      } else {
-        row.removeAttribute("aria-current");
-      }
-    }
-  }
-
-  // Scroll the review's own scroller (never the notebook) so that `row` is visible.
-  keepInView(row) {
-    const scroller = row.closest(".pw-review-scroll");
-    const head = scroller.querySelector("thead");
-    const view = scroller.getBoundingClientRect();
-    const box = row.getBoundingClientRect();
-    const top = view.top + (head ? head.offsetHeight : 0);
-    if (box.top < top) scroller.scrollTop -= top - box.top;
-    else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
-  }
-
-  reviewContent(review) {
-    const title = el("h3", "pw-section-title", {}, "Review");
-    const close = el("button", "pw-button", { type: "button", "data-action": "review-close" }, "Close");
-    if (review.status === "reviewing") {
-      return [title, el("p", "pw-note", { role: "status" }, "reviewing…"), close];
-    }
-    if (review.status !== "done") {
-      return [title, el("p", "pw-note pw-error", { role: "status" }, review.reason), close];
-    }
-    const table = el("table", "pw-review-table");
-    const head = el("tr");
-    for (const name of ["#", "Move", "Before", "After", "Fair hint", ""]) {
-      head.append(el("th", "", { scope: "col" }, name));
-    }
-    table.append(el("thead"), el("tbody"));
-    table.tHead.append(head);
-    for (const row of review.rows) {
-      const tr = el("tr", "pw-review-row", {
-        "data-action": "step",
-        "data-moves": String(row.number - 1),
-        "data-number": String(row.number),
-      });
-      if (row.decisive) tr.classList.add("pw-decisive");
-      const step = el(
-        "button",
-        "pw-step",
-        {
-          type: "button",
-          "data-action": "step",
-          "data-moves": String(row.number - 1),
-          "aria-label": `Show the board before move ${row.number}, ${row.move}`,
-        },
-        String(row.number),
-      );
-      const cell = (text, className = "") => el("td", className, {}, text);
-      const first = el("td");
-      first.append(step);
-      const hint = row.hint ? `${row.hint}${row.followed ? " ✓" : ""}` : "";
-      const hintCell = cell(hint);
-      if (row.hint_reason) hintCell.title = row.hint_reason;
-      const note = row.decisive
-        ? `◀ the win slipped away here; ${row.keeps_win} would keep it`
-        : "";
-      tr.append(
-        first,
-        cell(row.move, "pw-notation"),
-        cell(VERDICT_WORDS[row.before] || row.before, `pw-verdict pw-${row.before}`),
-        cell(VERDICT_WORDS[row.after] || row.after, `pw-verdict pw-${row.after}`),
-        hintCell,
-        cell(note, "pw-review-note"),
-      );
-      table.tBodies[0].append(tr);
-    }
-    const scroller = el("div", "pw-review-scroll");
-    scroller.append(table);
-    const end = el(
-      "button",
-      "pw-button",
-      { type: "button", "data-action": "step-end", "data-moves": String(review.rows.length) },
-      "Back to the end",
-    );
-    const actions = el("div", "pw-row");
-    actions.append(end, close);
-    return [title, el("p", "pw-review-summary", {}, review.summary), scroller, actions];
-  }
-
-  // ---------------------------------------------------------------- commands
+  // ------------------------------------------------------------------ commands
+  /** A command from a button's data-action or a key. @param {string} action
+   * @param {HTMLElement | null} [node] the button pressed */
   command(action, node = null) {
-    const state = this.state;
+    const view = this.view;
+    const state = view.state;
     if (!state) return;
+    view.clearTransient();
+    const menu = view.dom.menu;
     if (action === "fullscreen") return this.toggleFullscreen();
-    if (action === "pause") return this.send(state.clock.paused ? "resume" : "pause");
+    if (action === "pause" && state.clock.paused) return this.send({ action: "unpause" });
+    const off = unavailable(state, action);
+    if (off) return view.say(off.why || "", "info");
+    if (action === "pause") return this.send({ action: "pause" });
+    if (action === "unpause") return this.send({ action: "unpause" });
+    if (action === "rules-panel") {
+      menu.menu.open = false;
+      view.ui.showRules = !view.ui.showRules;
+      return view.showRules(state);
+    }
     if (action === "look") {
-      const notice = this.currentNotice(state);
-      if (notice) this.closed.add(notice.key);
-      return this.renderPanel(state);
+      const notice = currentNotice(state);
+      if (notice) view.ui.closed.add(notice.key);
+      return view.showNotice(state);
     }
     if (action === "offer-close") {
-      if (state.offer) this.closed.add(`offer:${JSON.stringify(state.offer)}`);
-      return this.renderOffer(state);
+      if (state.offer) view.ui.closed.add(`offer:${JSON.stringify(state.offer)}`);
+      return view.showOffer(state);
     }
     if (action === "records") {
-      this.showRecords = !this.showRecords;
-      return this.renderRecords(state);
+      view.ui.showRecords = !view.ui.showRecords;
+      return view.showRecords(state);
     }
-    if (action === "review") {
+    if (action === "review" && node && view.dom.panel.contains(node)) {
       // From a notice, the board behind it shows again: the review steps through it.
-      if (this.panel.contains(node)) this.command("look");
-      return this.closeMenuAnd("review");
+      this.command("look");
     }
-    if (action === "review-close") return this.send("review_close");
+    if (action === "review-close") return this.send({ action: "review_close" });
+    if (action === "puzzle-open") {
+      /** @type {PuzzleRequest} */
+      const request = { action: "puzzle" };
+      if (menu.puzzleTheme.value) request.theme = menu.puzzleTheme.value;
+      if (menu.puzzleDifficulty.value) request.difficulty = menu.puzzleDifficulty.value;
+      return this.closeMenuAnd(request);
+    }
+    if (action === "puzzle-next" || action === "puzzle-previous") {
+      return this.send({ action: "puzzle", step: action === "puzzle-next" ? 1 : -1 });
+    }
+    if (action === "puzzle-close") return this.send({ action: "puzzle_close" });
     if (action === "step" || action === "step-end") {
-      return this.send("review_step", { moves: Number(node.dataset.moves) });
+      return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
-    if (action === "copy") return this.copy(state.deal.id, "Deal code copied");
+    if (action === "copy") return view.copy(state.deal.id || "", "Deal code copied");
     if (action === "menu") return;
     if (action === "deal-number") {
-      const number = Number(this.numberInput.value);
-      if (this.numberInput.value === "" || !Number.isInteger(number) || number < 0) {
-        return this.say("Type a deal number (a whole number) first", true);
+      const input = menu.numberInput;
+      const number = Number(input.value);
+      if (input.value === "" || !Number.isInteger(number) || number < 0) {
+        return view.say("Type a deal number (a whole number) first", "error");
       }
-      return this.closeMenuAnd("new", { number });
+      return this.closeMenuAnd({ action: "new", number });
     }
-    if (action === "daily") return this.closeMenuAnd("new", { daily: true });
+    if (action === "daily") return this.closeMenuAnd({ action: "new", daily: true });
     if (action === "open-code") {
-      const code = this.codeInput.value.trim();
-      if (!code) return this.say("Paste a deal or position code first", true);
-      return this.closeMenuAnd("new", { code });
+      const code = menu.codeInput.value.trim();
+      if (!code) return view.say("Paste a deal or position code first", "error");
+      return this.closeMenuAnd({ action: "new", code });
     }
-    if (["new", "restart"].includes(action)) return this.closeMenuAnd(action);
-    this.send(action);
+    if (action === "new") return this.closeMenuAnd({ action: "new" });
+    if (action === "restart" || action === "review") return this.closeMenuAnd({ action });
+    if (isSimpleAction(action)) this.send({ action });
   }
 
-  closeMenuAnd(action, fields = {}) {
-    this.menu.open = false;
-    this.send(action, fields);
+  /** @param {Request} request */
+  closeMenuAnd(request) {
+    this.view.dom.menu.menu.open = false;
+    this.send(request);
   }
 
   toggleFullscreen() {
-    if (document.fullscreenElement === this.root) {
+    const root = this.view.dom.root;
+    if (document.fullscreenElement === root) {
       document.exitFullscreen?.();
       return;
     }
-    const request = this.root.requestFullscreen?.();
-    if (!request) return this.say("Full screen is not available here", true);
-    request.catch(() => this.say("Full screen is not available here", true));
+    const request = root.requestFullscreen?.();
+    if (!request) return this.view.say("Full screen is not available here", "error");
+    request.catch(() => this.view.say("Full screen is not available here", "error"));
   }
 
+  /** A checkbox or a select of the Game menu. @param {Event} event */
   onChange(event) {
     const target = event.target;
-    if (target.dataset.option) {
-      this.send("option", { name: target.dataset.option, value: target.checked });
+    if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement)) return;
+    const menu = this.view.dom.menu;
+    if (target instanceof HTMLInputElement && target.dataset.option) {
+      this.send({ action: "option", name: target.dataset.option, value: target.checked });
     } else if (target.dataset.setting) {
-      const passes = this.passesSelect.value;
-      this.send("rules", { name: `${this.presetSelect.value},passes=${passes}` });
+      const name = `${menu.presetSelect.value},passes=${menu.passesSelect.value}`;
+      this.send({ action: "rules", name });
     }
   }
 
   visibilityChanged() {
-    if (!this.state) return;
-    if (document.hidden && this.state.clock.running) this.send("pause", { auto: true });
-    else if (!document.hidden && this.state.clock.paused) this.send("resume", { auto: true });
+    const state = this.view.state;
+    if (!state) return;
+    if (document.hidden && state.clock.running) this.send({ action: "pause", auto: true });
+    else if (!document.hidden && state.clock.paused) this.send({ action: "unpause", auto: true });
   }
 
-  // ---------------------------------------------------------------- pointer
+  // ------------------------------------------------------------------ taps
+  /** A tap on a card: only selecting a card of `state.selectable` (nothing selected yet) and
+   * deselecting the selected card stay local; anything else is a tap for Python to decide.
+   * @param {CardCode} code */
+  activateCard(code) {
+    const view = this.view;
+    const state = view.state;
+    if (!state) return;
+    view.clearTransient();
+    const selected = view.ui.selected;
+    if (selected === code) {
+      view.select(null);
+    } else if (!selected && state.selectable.includes(code)) {
+      view.select(code);
+    } else {
+      this.tap(code, code);
+    }
+  }
+
+  /** Send a tap with the current selection, which it clears.
+   * @param {CardCode | "stock" | "waste"} target @param {CardCode | null} card the card tapped */
+  tap(target, card) {
+    this.view.clearTransient();
+    const selected = this.view.ui.selected;
+    if (selected) this.view.select(null);
+    const cards = [selected, card].filter((code) => code != null);
+    this.send({ action: "tap", target, selected }, cards);
+  }
+
+  // ------------------------------------------------------------------ pointer
+  /** @param {MouseEvent} event */
   onClick(event) {
     if (this.suppressClick) {
       this.suppressClick = false;
       return;
     }
-    const actionNode = event.target.closest("[data-action]");
+    const target = event.target;
+    const menu = this.view.dom.menu.menu;
+    if (menu.open && !closest(target, ".pw-menu")) menu.open = false; // a click outside closes it
+    const actionNode = closest(target, "[data-action]");
     if (actionNode && actionNode.tagName !== "SUMMARY") {
-      this.command(actionNode.dataset.action, actionNode);
+      this.command(actionNode.dataset.action || "", actionNode);
       return;
     }
-    if (event.target.closest(".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review")) return;
-    const cardNode = event.target.closest(".pw-card[data-card]");
-    const pileNode = event.target.closest("[data-pile]");
+    if (closest(target, ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review, .pw-puzzle")) {
+      return;
+    }
+    const cardNode = closest(target, ".pw-card[data-card]");
+    const pileNode = closest(target, "[data-pile]");
     if (pileNode && pileNode.dataset.pile === "stock") {
-      this.activateStock();
+      this.tap("stock", this.view.state?.stock.top ?? null);
     } else if (cardNode) {
-      this.activateCard(cardNode.dataset.card, cardNode.dataset.status);
+      this.activateCard(cardNode.dataset.card || "");
     } else {
       return;
     }
     this.setCursor(cardNode && !pileNode ? cardNode : pileNode || cardNode, false);
   }
 
-  activateCard(code, status) {
-    if (!this.state) return;
-    const selected = this.selected;
-    if (selected === code) {
-      this.selected = null;
-      this.paintHighlights();
-      return;
-    }
-    if (isKing(code) || this.state.options.auto_pair) {
-      this.send("tap", { card: code }, [code]);
-      return;
-    }
-    if (selected) {
-      this.selected = null;
-      this.paintHighlights();
-      this.send("pair", { cards: [selected, code] }, [selected, code]);
-      return;
-    }
-    if (status !== "in_play") {
-      // Python says why it cannot be used ("that card is still covered").
-      this.send("tap", { card: code }, [code]);
-      return;
-    }
-    this.selected = code;
-    this.message.textContent = "";
-    this.paintHighlights();
-  }
-
-  activateStock() {
-    const state = this.state;
-    if (!state) return;
-    const top = state.stock.top;
-    if (this.selected && top) {
-      const selected = this.selected;
-      this.selected = null;
-      this.paintHighlights();
-      this.send("pair", { cards: [selected, top] }, [selected, top]);
-    } else if (top && isKing(top) && state.rules.king_from_stock) {
-      this.send("tap", { card: top }, [top]);
-    } else if (state.stock.count > 0) {
-      this.send("draw");
-    } else {
-      this.send("recycle");
-    }
-  }
-
   // Drag one card onto another to pair them (mouse, pen and touch alike).
+  /** @param {PointerEvent} event */
   onPointerDown(event) {
     if (!event.isPrimary || event.button !== 0) return;
-    const node = event.target.closest('.pw-card[data-card][data-status="in_play"]');
-    if (!node || !this.root.contains(node)) return;
-    this.drag = { node, code: node.dataset.card, x: event.clientX, y: event.clientY, moved: false };
+    const node = closest(event.target, '.pw-card[data-card][data-status="in_play"]');
+    if (!node || !this.view.dom.root.contains(node)) return;
+    const code = node.dataset.card || "";
+    this.drag = { node, code, x: event.clientX, y: event.clientY, moved: false };
   }
 
+  /** @param {PointerEvent} event */
   onPointerMove(event) {
     const drag = this.drag;
     if (!drag) return;
@@ -1020,6 +1549,7 @@ class PyramidView {
     drag.node.style.translate = `${dx}px ${dy}px`;
   }
 
+  /** @param {PointerEvent} event */
   onPointerUp(event) {
     const drag = this.drag;
     if (!drag) return;
@@ -1028,20 +1558,23 @@ class PyramidView {
       window.setTimeout(() => (this.suppressClick = false), 0);
       const target = this.dropTarget(drag.node, event.clientX, event.clientY);
       if (target && target !== drag.code) {
-        this.selected = null;
-        this.send("pair", { cards: [drag.code, target] }, [drag.code, target]);
+        this.view.ui.selected = null;
+        this.view.clearTransient();
+        this.send({ action: "pair", cards: [drag.code, target] }, [drag.code, target]);
       }
     }
     this.endDrag();
   }
 
+  /** The card under the pointer (the stock pile means its top card).
+   * @param {HTMLElement} dragged @param {number} x @param {number} y @returns {CardCode | null} */
   dropTarget(dragged, x, y) {
+    const root = this.view.dom.root;
     for (const node of document.elementsFromPoint(x, y)) {
-      if (node === dragged || dragged.contains(node) || !this.root.contains(node)) continue;
-      const card = node.closest(".pw-card[data-card]");
-      if (card && card !== dragged) return card.dataset.card;
-      const pile = node.closest('[data-pile="stock"]');
-      if (pile) return this.state.stock.top;
+      if (node === dragged || dragged.contains(node) || !root.contains(node)) continue;
+      const card = closest(node, ".pw-card[data-card]");
+      if (card && card !== dragged) return card.dataset.card || null;
+      if (closest(node, '[data-pile="stock"]')) return this.view.state?.stock.top ?? null;
     }
     return null;
   }
@@ -1053,31 +1586,35 @@ class PyramidView {
     this.drag = null;
   }
 
-  // ---------------------------------------------------------------- keyboard
-  // Cursor targets: the cards in play, then the waste and the stock piles.
+  // ------------------------------------------------------------------ cursor
+  /** Cursor targets: the cards in play, then the waste and the stock piles.
+   * @returns {HTMLElement[]} */
   targets() {
-    const cards = [...this.pyramid.querySelectorAll('.pw-card[data-status="in_play"]')];
-    const waste = this.waste.querySelector(".pw-card[data-card]");
-    return [...cards, ...(waste ? [waste] : []), this.stock];
+    const dom = this.view.dom;
+    /** @type {HTMLElement[]} */
+    const cards = [...dom.pyramid.querySelectorAll('.pw-card[data-status="in_play"]')].filter(
+      (node) => node instanceof HTMLElement,
+    );
+    const waste = asHtml(dom.waste.querySelector(".pw-card[data-card]"));
+    return [...cards, ...(waste ? [waste] : []), dom.stock];
   }
 
+  /** What the focused element stands for, to find it again after a render.
+   * @param {Element | null} node @returns {string | null} */
   keyOf(node) {
-    if (!node || !node.closest) return null;
-    const pile = node.closest("[data-pile]");
+    if (!(node instanceof HTMLElement)) return null;
+    const pile = closest(node, "[data-pile]");
     if (pile && pile.dataset.pile === "stock") return "pile:stock";
-    if (node.dataset?.card) return `card:${node.dataset.card}`;
+    if (node.dataset.card) return `card:${node.dataset.card}`;
     return null;
   }
 
-  cardNode(code) {
-    return this.root.querySelector(`.pw-card[data-card="${code}"]`);
-  }
-
-  // The cursor is the one element with tabindex 0 (a roving tab stop); the pyramid index it
-  // was on is kept so that, when its card goes, the cursor moves to a neighbour.
+  /** The cursor is the one element with tabindex 0 (a roving tab stop); the pyramid index it
+   * was on is kept so that, when its card goes, the cursor moves to a neighbour.
+   * @param {HTMLElement | null | undefined} node */
   setCursor(node, focus = true) {
     if (!node) return;
-    for (const other of this.root.querySelectorAll('.pw-table [tabindex="0"]')) {
+    for (const other of this.view.dom.root.querySelectorAll('.pw-table [tabindex="0"]')) {
       if (other !== node) other.setAttribute("tabindex", "-1");
     }
     node.setAttribute("tabindex", "0");
@@ -1085,23 +1622,34 @@ class PyramidView {
     if (focus) node.focus({ preventScroll: false });
   }
 
+  /** @returns {HTMLElement | null} */
+  cursorNode() {
+    return asHtml(this.view.dom.table.querySelector('[tabindex="0"]'));
+  }
+
+  /** After a render: keep the cursor on a target, and the focus in the widget if it was there.
+   * @param {boolean} hadFocus @param {string | null} key what was focused (`keyOf`) */
   restoreFocus(hadFocus, key) {
     const targets = this.targets();
-    let cursor = this.table.querySelector('[tabindex="0"]');
+    let cursor = this.cursorNode();
     if (!cursor || !targets.includes(cursor)) {
-      const again = key && key.startsWith("card:") ? this.cardNode(key.slice(5)) : null;
-      cursor = targets.includes(again) ? again : this.nearestTarget(this.cursorIndex) || targets[0];
+      const again = key && key.startsWith("card:") ? this.view.cardNode(key.slice(5)) : null;
+      cursor =
+        again && targets.includes(again)
+          ? again
+          : this.nearestTarget(this.cursorIndex) || targets[0];
       if (cursor) this.setCursor(cursor, false);
     }
     // The focused card went away (removed, or a new deal): focus follows the cursor.
-    if (hadFocus && !this.root.contains(document.activeElement)) {
-      (cursor || this.root).focus({ preventScroll: true });
+    if (hadFocus && !this.view.dom.root.contains(document.activeElement)) {
+      (cursor || this.view.dom.root).focus({ preventScroll: true });
     }
   }
 
+  /** The card in play closest to pyramid index `index`. @param {number | null} index */
   nearestTarget(index) {
     const targets = this.targets().filter((node) => node.dataset.index !== undefined);
-    if (index === null || index === undefined || !targets.length) return null;
+    if (index == null || !targets.length) return null;
     const [row, col] = rowCol(index);
     let best = null;
     let bestDistance = Infinity;
@@ -1116,12 +1664,15 @@ class PyramidView {
     return best;
   }
 
+  /** Move the cursor to the nearest target on screen in that direction.
+   * @param {"left" | "right" | "up" | "down"} direction */
   moveCursor(direction) {
     const targets = this.targets();
-    const current = targets.includes(document.activeElement) ? document.activeElement : null;
+    const active = document.activeElement;
+    const current = targets.find((node) => node === active);
     if (!current) {
-      const start = this.table.querySelector('[tabindex="0"]');
-      this.setCursor(targets.includes(start) ? start : targets[0]);
+      const start = this.cursorNode();
+      this.setCursor(start && targets.includes(start) ? start : targets[0]);
       return;
     }
     const from = current.getBoundingClientRect();
@@ -1147,26 +1698,29 @@ class PyramidView {
     if (best) this.setCursor(best);
   }
 
+  // ------------------------------------------------------------------ keyboard
   escape() {
-    const state = this.state;
-    const notice = state && this.currentNotice(state);
-    if (this.menu.open) {
-      this.menu.open = false;
+    const view = this.view;
+    const state = view.state;
+    const notice = state && currentNotice(state);
+    if (view.dom.menu.menu.open) {
+      view.dom.menu.menu.open = false;
     } else if (state && state.hint) {
-      this.send("dismiss");
-    } else if (notice && notice.kind !== "paused" && !this.closed.has(notice.key)) {
+      this.send({ action: "dismiss" });
+    } else if (notice && notice.kind !== "paused" && !view.ui.closed.has(notice.key)) {
       this.command("look");
     } else {
-      this.selected = null;
-      this.say("");
-      if (state) this.paintHighlights();
+      view.say("", "info");
+      view.select(null);
     }
   }
 
+  /** @param {KeyboardEvent} event */
   onKey(event) {
     // Nothing typed inside the widget may reach JupyterLab's shortcuts (d d deletes a cell).
     event.stopPropagation();
     const target = event.target;
+    if (!(target instanceof HTMLElement)) return;
     if (target.closest("input, textarea, select")) {
       if (event.key === "Enter" && target.dataset.field === "number") this.command("deal-number");
       if (event.key === "Enter" && target.dataset.field === "code") this.command("open-code");
@@ -1176,32 +1730,24 @@ class PyramidView {
     const ctrl = event.ctrlKey || event.metaKey;
     const onControl = ["BUTTON", "SUMMARY"].includes(target.tagName);
     let consumed = true;
-    if (key.startsWith("Arrow")) {
-      this.moveCursor(key.slice(5).toLowerCase());
+    if (key === "ArrowLeft" || key === "ArrowRight" || key === "ArrowUp" || key === "ArrowDown") {
+      this.moveCursor(/** @type {"left" | "right" | "up" | "down"} */ (key.slice(5).toLowerCase()));
     } else if ((key === "Enter" || key === " ") && !onControl) {
       const cursor = this.targets().includes(target) ? target : null;
-      if (cursor === this.stock) this.activateStock();
-      else if (cursor) this.activateCard(cursor.dataset.card, cursor.dataset.status);
+      if (cursor === this.view.dom.stock) this.tap("stock", this.view.state?.stock.top ?? null);
+      else if (cursor) this.activateCard(cursor.dataset.card || "");
       else this.moveCursor("right");
     } else if (ctrl && !event.altKey) {
       const lower = key.toLowerCase();
-      if (lower === "z" && !event.shiftKey) this.send("undo");
-      else if (lower === "y" || (lower === "z" && event.shiftKey)) this.send("redo");
+      if (lower === "z" && !event.shiftKey) this.command("undo");
+      else if (lower === "y" || (lower === "z" && event.shiftKey)) this.command("redo");
       else consumed = false;
     } else if (event.altKey || event.metaKey) {
       consumed = false;
     } else if (key === "Escape") {
       this.escape();
     } else {
-      const action = {
-        d: "draw",
-        r: "recycle",
-        u: "undo",
-        n: "new",
-        h: "hint",
-        p: "pause",
-        f: "fullscreen",
-      }[key.toLowerCase()];
+      const action = KEY_COMMANDS[key.toLowerCase()];
       if (action) this.command(action);
       else consumed = false;
     }
@@ -1209,6 +1755,397 @@ class PyramidView {
   }
 }
 
+// =============================================================================== View
+
+/**
+ * The view's skeleton: the elements the renderers patch.
+ * @typedef {object} Dom
+ * @property {HTMLDivElement} root
+ * @property {PuzzleParts} puzzle the puzzle panel, above the table
+ * @property {HTMLDivElement} table
+ * @property {HTMLDivElement} pyramid
+ * @property {HTMLDivElement} stock
+ * @property {HTMLDivElement} waste
+ * @property {HTMLDivElement} panel the notice over the table
+ * @property {HTMLDivElement} offer
+ * @property {HTMLDivElement} records
+ * @property {HTMLDivElement} rules the Rules panel
+ * @property {HTMLDivElement} review
+ * @property {HTMLDivElement} status
+ * @property {HTMLDivElement} hintLine
+ * @property {HTMLDivElement} message
+ * @property {HTMLDivElement} controls the button row
+ * @property {HTMLDivElement} live the screen readers' polite live region
+ * @property {Buttons} buttons
+ * @property {MenuParts} menu
+ */
+
+/**
+ * What belongs to one view only, never to the model.
+ * @typedef {object} LocalUi
+ * @property {CardCode | null} selected
+ * @property {Set<string>} closed notices and offers this view closed ("kind:position_version")
+ * @property {boolean} showRecords
+ * @property {boolean} showRules
+ */
+
+/** @param {HTMLElement} host @returns {Dom} */
+function buildDom(host) {
+  const root = el("div", "pw-root", {
+    "data-lm-suppress-shortcuts": "true",
+    tabindex: "-1",
+    role: "application",
+    "aria-roledescription": "Pyramid Solitaire",
+    "aria-label": "Pyramid Solitaire",
+  });
+  const puzzle = puzzleParts();
+  const table = el("div", "pw-table");
+  const pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
+  const stock = el("div", "pw-pile pw-stock", {
+    "data-pile": "stock",
+    role: "button",
+    tabindex: "-1",
+  });
+  const waste = el("div", "pw-pile pw-waste", { "data-pile": "waste", role: "group" });
+  const panel = el("div", "pw-panel", { role: "dialog", "aria-modal": "false", hidden: "" });
+  table.append(pyramid, stock, waste, panel);
+  // Outside the table, never over the cards: the Continue offer, the records, the rules, the
+  // review.
+  const offer = el("div", "pw-offer", { role: "region", "aria-label": "Saved game", hidden: "" });
+  const records = el("div", "pw-records", { role: "region", "aria-label": "Records", hidden: "" });
+  const rules = el("div", "pw-rules", { role: "region", "aria-label": "How to play", hidden: "" });
+  const review = el("div", "pw-review", {
+    role: "region",
+    "aria-label": "Game review",
+    hidden: "",
+  });
+  const status = el("div", "pw-status", { "aria-label": "Game status" });
+  // The hint and the message share one box of a fixed height (widget.css).
+  const talk = el("div", "pw-talk");
+  const hintLine = el("div", "pw-hint-line");
+  const message = el("div", "pw-message", { role: "status" });
+  talk.append(hintLine, message);
+  const live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
+
+  const controls = el("div", "pw-controls", { role: "toolbar", "aria-label": "Game controls" });
+  /** @param {string} action @param {string} label @param {string} key */
+  const button = (action, label, key) => {
+    const node = actionButton(action, label);
+    if (key) node.setAttribute("aria-keyshortcuts", key);
+    controls.append(node);
+    return node;
+  };
+  /** @type {Buttons} */
+  const buttons = {
+    undo: button("undo", "Undo", "U"),
+    redo: button("redo", "Redo", ""),
+    hint: button("hint", "Hint", "H"),
+    pause: button("pause", "Pause", ""),
+    new: button("new", "New deal", "N"),
+    restart: button("restart", "Restart", ""),
+    records: button("records", "Records", ""),
+    fullscreen: button("fullscreen", "Full screen", "F"),
+  };
+  const menu = menuParts();
+  controls.append(menu.menu);
+  buttons.records.setAttribute("aria-expanded", "false");
+  root.append(puzzle.box, table, offer, status, talk, controls, records, rules, review, live);
+  host.replaceChildren(root);
+  return {
+    root, puzzle, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
+    message, controls, live, buttons, menu,
+  };
+}
+
+/** One view of the widget: draws the model's state, keeps this view's own UI state. */
+class PyramidView {
+  /** @param {Model} model @param {HTMLElement} host */
+  constructor(model, host) {
+    this.model = model;
+    /** @type {State | null} */
+    this.state = null;
+    /** @type {LocalUi} */
+    this.ui = { selected: null, closed: new Set(), showRecords: false, showRules: false };
+    /** @type {Catalog | null} */
+    this.catalog = null;
+    /** @type {(HTMLElement | null)[]} pyramid index -> card element (null when removed) */
+    this.slots = new Array(28).fill(null);
+    this.clock = { base: 0, at: 0, running: false };
+    /** @type {HTMLElement | null} */
+    this.timeSpan = null;
+    this.dom = buildDom(host);
+    this.sync = new Sync(model, () => (this.state ? this.state.version : 0), {
+      refused: (reason, cards) => this.refused(reason, cards),
+      shared: (code) => this.shared(code),
+      select: (card) => this.select(card),
+    });
+    this.input = new Input(this, this.sync);
+    this.onState = () => this.render(this.model.get("state"));
+    this.onCatalog = () => this.showCatalog(this.model.get("catalog"));
+    model.on("change:state", this.onState);
+    model.on("change:catalog", this.onCatalog);
+    this.timer = window.setInterval(() => this.tick(), 1000);
+    this.showCatalog(model.get("catalog"));
+    this.render(model.get("state"));
+  }
+
+  destroy() {
+    this.model.off("change:state", this.onState);
+    this.model.off("change:catalog", this.onCatalog);
+    this.sync.close();
+    this.input.close();
+    window.clearInterval(this.timer);
+  }
+
+  // ------------------------------------------------------------------ drawing
+  /** The Game menu's choices, from Python's catalog. @param {Catalog | null | undefined} catalog */
+  showCatalog(catalog) {
+    if (!catalog) return;
+    this.catalog = catalog;
+    patchCatalog(this.dom.menu, catalog);
+    if (this.state) {
+      patchMenuValues(this.dom.menu, this.state);
+      patchPuzzle(this.dom.puzzle, this.state.puzzle, catalog);
+    }
+  }
+
+  /** @param {State | null} state */
+  render(state) {
+    if (!state || !state.pyramid) return;
+    const dom = this.dom;
+    const previous = this.state;
+    this.state = state;
+    const hadFocus = dom.root.contains(document.activeElement);
+    const focusedKey = hadFocus ? this.input.keyOf(document.activeElement) : null;
+    // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
+    const animate = previous && !["new", "restart", "puzzle"].includes(state.event.action);
+
+    patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
+    patchStock(dom.stock, state);
+    patchWaste(dom.waste, state);
+    this.showStatus(state);
+    patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
+    patchMenuValues(dom.menu, state);
+    dom.root.classList.toggle("pw-paused", state.clock.paused);
+    this.showHint(state, previous);
+
+    if (this.ui.selected && !state.playable.includes(this.ui.selected)) this.ui.selected = null;
+    this.paintHighlights();
+
+    if (!previous || previous.position_version !== state.position_version) {
+      this.narrate(state, previous);
+    }
+    this.showNotice(state);
+    this.showOffer(state);
+    this.showRecords(state);
+    this.showRules(state);
+    this.showReview(state);
+    patchControls(dom.root, dom.buttons, state); // after the notices: their buttons too
+    dom.root.dataset.version = String(state.version);
+    this.notifyDrawn(state.version);
+    this.input.restoreFocus(hadFocus, focusedKey);
+  }
+
+  /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
+   * changes from the page (marimo) then re-run what reads the board; Python decides nothing
+   * from it (every move already went through Python).
+   * @param {number} version */
+  notifyDrawn(version) {
+    if (this.model.get("drawn") === version) return;
+    this.model.set("drawn", version);
+    this.model.save_changes();
+  }
+
+  /** @param {State} state */
+  showStatus(state) {
+    const { nodes, time } = statusItems(state);
+    this.timeSpan = time;
+    this.clock = {
+      base: state.clock.elapsed,
+      at: performance.now(),
+      running: state.clock.running && !state.clock.paused,
+    };
+    this.dom.status.replaceChildren(...nodes);
+    this.tick();
+  }
+
+  tick() {
+    if (!this.timeSpan) return;
+    const { base, at, running } = this.clock;
+    const seconds = base + (running ? (performance.now() - at) / 1000 : 0);
+    this.timeSpan.textContent = `Time ${formatTime(seconds)}`;
+  }
+
+  /** A new hint (or search) clears whatever the message line said before it.
+   * @param {State} state @param {State | null} previous */
+  showHint(state, previous) {
+    const text = hintText(state);
+    const line = this.dom.hintLine;
+    const hint = state.hint && state.hint.status === "done" ? state.hint : null;
+    line.textContent = text;
+    line.classList.toggle("pw-lost", hintSaysUnwinnable(state));
+    line.classList.toggle("pw-doubtful", Boolean(hint && hint.looks_lost));
+    const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
+    if (text && before !== JSON.stringify(state.hint) + state.finding_deal) {
+      this.say("", "info");
+      this.announce(text);
+    }
+  }
+
+  paintHighlights() {
+    if (this.state) patchHighlights(this.dom.root, this.dom.stock, this.state, this.ui.selected);
+  }
+
+  /** @param {State} state @param {State | null} previous */
+  narrate(state, previous) {
+    const words = narration(state, previous, this.model.get("moves").length);
+    if (!words) return;
+    if ("say" in words) {
+      this.say(words.say, "outcome");
+      return;
+    }
+    this.say("", "info");
+    this.announce(words.announce);
+  }
+
+  /** @param {State} state */
+  showNotice(state) {
+    const notice = currentNotice(state);
+    const shown = notice && (notice.kind === "paused" || !this.ui.closed.has(notice.key));
+    const panel = this.dom.panel;
+    patchRegion(panel, shown && notice ? notice.key : null, () => {
+      if (!notice) return [];
+      const { title, lines, box } = noticeContent(state, notice, this.catalog);
+      panel.dataset.kind = notice.kind;
+      panel.setAttribute("aria-label", title);
+      this.announce(`${title}. ${lines.join(" ")}`);
+      return [box];
+    });
+  }
+
+  /** @param {State} state */
+  showOffer(state) {
+    const offer = state.offer;
+    const key = offer ? `offer:${JSON.stringify(offer)}` : null;
+    const shown = key && !this.ui.closed.has(key) ? key : null;
+    if (patchRegion(this.dom.offer, shown, () => (offer ? offerContent(offer) : [])) && offer) {
+      this.announce(offer.text);
+    }
+  }
+
+  /** @param {State} state */
+  showRecords(state) {
+    const records = state.records;
+    this.dom.buttons.records.setAttribute("aria-expanded", String(this.ui.showRecords));
+    const key = this.ui.showRecords && records ? JSON.stringify(records) : null;
+    patchRegion(this.dom.records, key, () => (records ? recordsContent(records, state.rules) : []));
+  }
+
+  /** @param {State} state */
+  showRules(state) {
+    const rules = state.rules;
+    const key = this.ui.showRules ? JSON.stringify(rules) : null;
+    patchRegion(this.dom.rules, key, () => rulesContent(rules));
+  }
+
+  /** @param {State} state */
+  showReview(state) {
+    const review = state.review;
+    const box = this.dom.review;
+    const built = patchRegion(box, review ? JSON.stringify(review) : null, () =>
+      review ? reviewContent(review, this.catalog) : [],
+    );
+    if (!review) return;
+    if (built && review.status === "done") this.announce(review.summary);
+    const row = patchReviewCurrent(box, this.model.get("moves").length);
+    if (row) keepInView(row);
+  }
+
+  /** The open Game menu reaches from the top of the widget down to the button row, no
+   * further (it lies over the board, and a longer menu scrolls inside). */
+  fitMenu() {
+    const { root, controls, menu } = this.dom;
+    if (!menu.menu.open) return;
+    const room = controls.getBoundingClientRect().top - root.getBoundingClientRect().top - 10;
+    menu.menu.style.setProperty("--pw-menu-room", `${Math.max(160, Math.floor(room))}px`);
+  }
+
+  // ------------------------------------------------------------------ local UI
+  /** Select a card (or nothing) in this view only. @param {CardCode | null} code */
+  select(code) {
+    this.ui.selected = code;
+    this.paintHighlights();
+  }
+
+  /** @param {CardCode} code @returns {HTMLElement | null} */
+  cardNode(code) {
+    return asHtml(this.dom.root.querySelector(`.pw-card[data-card="${code}"]`));
+  }
+
+  /**
+   * Show (and speak) a message. An "error" (a refusal) or an "info" (a copied code, why a
+   * control is greyed) lasts until the player's next action; an "outcome" (won, out of moves,
+   * dead end) until the position changes.
+   * @param {string} text @param {"error" | "info" | "outcome"} kind
+   */
+  say(text, kind) {
+    const message = this.dom.message;
+    message.textContent = text;
+    message.classList.toggle("pw-error", kind === "error" && Boolean(text));
+    if (kind === "outcome") delete message.dataset.transient;
+    else message.dataset.transient = "true";
+    this.announce(text);
+  }
+
+  /** The player acts: a refusal or a note from before goes. */
+  clearTransient() {
+    if (this.dom.message.dataset.transient && this.dom.message.textContent) this.say("", "info");
+  }
+
+  /** @param {string} text */
+  announce(text) {
+    // Re-setting the same text would not be spoken again; clear first.
+    const live = this.dom.live;
+    live.textContent = "";
+    if (text) window.setTimeout(() => (live.textContent = text), 30);
+  }
+
+  /** @param {string} text @param {string} done what to say once copied */
+  copy(text, done) {
+    const fallback = () => this.say(`Copy this code: ${text}`, "info");
+    if (!navigator.clipboard) return fallback();
+    navigator.clipboard.writeText(text).then(() => this.say(done, "info"), fallback);
+  }
+
+  // ------------------------------------------------------------------ acks
+  /** @param {string} reason @param {CardCode[]} cards */
+  refused(reason, cards) {
+    this.ui.selected = null;
+    this.say(reason, "error");
+    this.bounce(cards);
+    this.paintHighlights();
+  }
+
+  /** @param {string} code */
+  shared(code) {
+    this.dom.menu.shareOutput.value = code;
+    this.copy(code, "Deal code copied");
+  }
+
+  /** @param {CardCode[]} cards */
+  bounce(cards) {
+    if (reducedMotion()) return;
+    for (const code of cards) {
+      const node = this.cardNode(code);
+      if (!node) continue;
+      node.classList.remove("pw-bounce");
+      void node.offsetWidth; // restart the animation
+      node.classList.add("pw-bounce");
+    }
+  }
+}
+
+/** anywidget's entry point. @param {{model: Model, el: HTMLElement}} props */
 function render({ model, el: host }) {
   const view = new PyramidView(model, host);
   return () => view.destroy();

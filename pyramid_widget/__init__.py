@@ -45,13 +45,19 @@ _LAZY = {
 }
 
 
+#: Submodules a notebook reaches as `pyramid_widget.puzzles`, loaded on first use too.
+_SUBMODULES = ("puzzles", "svg")
+
+
 def __getattr__(name: str) -> Any:
     """Load the widget and the solver on first use, so `import pyramid_widget` stays light."""
+    from importlib import import_module
+
+    if name in _SUBMODULES:
+        return import_module(f"pyramid_widget.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'pyramid_widget' has no attribute {name!r}")
-    from importlib import import_module
-
     return getattr(import_module(module), name)
 
 
@@ -72,4 +78,5 @@ __all__ = [
     "parse_layout",
     "review",
     *_LAZY,
+    *_SUBMODULES,
 ]

@@ -1,10 +1,21 @@
 """The command line: `python -m pyramid_widget solve ...` and `python -m pyramid_widget stats ...`.
 
     solve --layout "<52 cards>" | --deal N  [--rules NAME] [--optimal] [--time-limit S] [--json]
-    stats --deals A-B [--rules NAME] [--jobs N] [--time-limit S] [--json]
+    stats --deals A-B [--rules NAME] [--jobs N | --scheduler ADDRESS] [--time-limit S]
+          [--progress | --no-progress] [--json]
 
-Bad input (an unknown rules name, a malformed layout, a bad range) gets a one-line message on
-stderr and exit status 2; an undecided solve exits 1.
+`stats` solves on a local process pool (`--jobs` processes, all cores by default) or on a dask
+cluster (`--scheduler tcp://host:8786`, with `pyramid-widget[distributed]` installed here and
+pyramid-widget on the workers). Its progress (deals done, rate, time left) goes to stderr: a
+bar redrawn in place when stderr is a terminal; `--progress` also writes it where stderr is
+not a terminal (a line every 10 s), `--no-progress` never. Ctrl+C stops the run: the deals
+decided so far are printed as usual, marked interrupted (with `--json`, "not_tried" names the
+deals left as ranges, "2901-3000", as --deals takes them), and the exit status is 130.
+
+Bad input (an unknown rules name, a malformed layout, a bad range, a deal number out of
+range, a time limit that is not a positive number, a scheduler that cannot be reached, dask
+not installed for `--scheduler`) gets a one-line message on stderr and exit status 2; an
+undecided solve exits 1.
 """
 
 from __future__ import annotations
@@ -13,9 +24,9 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import NoReturn
+from typing import Any, NoReturn
 
+from .deals import MAX_DEAL
 from .game import Game
 from .rules import Rules
 
@@ -42,8 +53,8 @@ def _deal_range(text: str) -> range:
         a, b = int(first), int(last if sep else first)
     except ValueError:
         raise _BadInput(f"--deals takes a range like 1-1000, not {text!r}") from None
-    if a < 1 or b < a:
-        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B, not {text!r}")
+    if a < 1 or b < a or b > MAX_DEAL:
+        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B <= {MAX_DEAL}, not {text!r}")
     return range(a, b + 1)
 
 
@@ -52,7 +63,7 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
+    if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text!r}")
     return value
 
@@ -71,7 +82,15 @@ def _parser() -> _Parser:
     stats = commands.add_parser("stats", help="winnability over a range of numbered deals")
     stats.add_argument("--deals", required=True, help="a range of deal numbers, e.g. 1-1000")
     stats.add_argument("--rules", default="classic", help="a preset or e.g. classic,passes=1")
-    stats.add_argument("--jobs", type=int, default=None, help="worker processes (all cores)")
+    where = stats.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=None, help="worker processes (all cores)")
+    where.add_argument("--scheduler", help="a dask scheduler's address, e.g. tcp://host:8786")
+    stats.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress on stderr (default: a bar when stderr is a terminal)",
+    )
     stats.add_argument("--time-limit", type=_positive, default=5.0, help="seconds per deal")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -118,18 +137,50 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     from .solver import winnability
+    from .solver.stats import DealsLeft
 
     rules = _rules(args.rules)
     deals = _deal_range(args.deals)
     if args.jobs is not None and args.jobs < 1:
         raise _BadInput(f"--jobs must be 1 or more, not {args.jobs}")
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        result = winnability(deals, rules, time_limit=args.time_limit, executor=pool)
+    progress = "auto" if args.progress is None else args.progress
+    if args.scheduler is None:
+        result = winnability(
+            deals, rules, time_limit=args.time_limit, workers=args.jobs, progress=progress
+        )
+    else:
+        with _dask_client(args.scheduler) as client:
+            result = winnability(
+                deals, rules, time_limit=args.time_limit, executor=client, progress=progress
+            )
     if args.json:
-        print(json.dumps(result.to_dict()))
+        # The deals not tried as ranges ("2901-3000"), as --deals takes them: a run of a
+        # billion deals stopped early stays a line.
+        not_tried = DealsLeft(result.not_tried).spans()
+        print(json.dumps({**result.to_dict(), "not_tried": not_tried}))
     else:
         print(result)
-    return 0
+    return INTERRUPTED if result.interrupted else 0
+
+
+INTERRUPTED = 130
+"""The exit status of a run stopped by Ctrl+C, as shells report a command ended by SIGINT."""
+
+
+def _dask_client(address: str) -> Any:
+    """A dask Client connected to ``address``. How long it tries is dask's own setting
+    (``distributed.comm.timeouts.connect``, 30 s unless configured)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise _BadInput(
+            "--scheduler needs dask: pip install 'pyramid-widget[distributed]'"
+        ) from None
+    try:
+        return Client(address)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise _BadInput(f"cannot reach the dask scheduler at {address}: {reason}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,9 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         return _solve(args) if args.command == "solve" else _stats(args)
-    except _BadInput as error:
+    except (_BadInput, ValueError, TypeError) as error:  # how the library refuses bad input
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # stopped before there was anything to print
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

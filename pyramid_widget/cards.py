@@ -28,6 +28,7 @@ RANK_NAMES = (
     "King",
 )
 SUIT_NAMES = {"c": "Clubs", "d": "Diamonds", "h": "Hearts", "s": "Spades"}
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
 PAIR_TOTAL = 13
 
@@ -48,7 +49,11 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read "Th", "10h", "th" or "T♥"; raise ValueError naming the text otherwise."""
+        """Read "Th", "10h", "th" or "T♥"; raise ValueError naming the text otherwise.
+
+        >>> Card.parse("10♥") == Card.parse("Th"), Card.parse("Th").value
+        (True, 10)
+        """
         if not isinstance(text, str):
             raise ValueError(f"unknown card {text!r}")
         raw = text.strip()
@@ -72,12 +77,26 @@ class Card:
         return self.rank == 13
 
     @property
+    def symbol(self) -> str:
+        """The card as the board draws it, for sentences a player reads: "10♠", "K♦".
+
+        >>> Card.parse("Ts").symbol, Card.parse("Kd").symbol
+        ('10♠', 'K♦')
+        """
+        rank = "10" if self.rank == 10 else RANKS[self.rank - 1]
+        return rank + SUIT_SYMBOLS[self.suit]
+
+    @property
     def name(self) -> str:
         """Spoken name, e.g. "Five of Hearts" (screen readers, hint texts)."""
         return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
 
     def pairs_with(self, other: Card) -> bool:
-        """True when the two values total 13 (a King pairs with nothing)."""
+        """True when the two values total 13 (a King pairs with nothing).
+
+        >>> Card.parse("5h").pairs_with(Card.parse("8c"))
+        True
+        """
         return self.rank + other.rank == PAIR_TOTAL
 
     def __lt__(self, other: object) -> bool:
@@ -133,6 +152,12 @@ def _lying_on(i: int) -> frozenset[int]:
             above.add(j)
             todo.extend(COVERED_BY[j])
     return frozenset(above)
+
+
+def is_exposed(removed: int, i: int) -> bool:
+    """Is pyramid card i exposed when the cards of mask `removed` are gone? (Both cards on it
+    gone; the bottom row always.) The one answer the engine, codes and view all use."""
+    return all(removed >> j & 1 for j in COVERED_BY[i])
 
 
 LYING_ON: tuple[frozenset[int], ...] = tuple(_lying_on(i) for i in range(PYRAMID_SIZE))

@@ -45,7 +45,11 @@ def check_deal_number(number: object) -> int:
 
 
 def deal_cards(number: int) -> tuple[Card, ...]:
-    """The 52 cards of numbered deal `number`, in layout order."""
+    """The 52 cards of numbered deal `number`, in layout order.
+
+    >>> " ".join(str(card) for card in deal_cards(42)[:3])
+    '7c 3h Kc'
+    """
     check_deal_number(number)
     deck = list(DECK)
     rng = splitmix64(number)

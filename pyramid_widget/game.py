@@ -1,12 +1,12 @@
-"""The game: positions, moves, legality, undo/redo and the outcome.
+"""The game: moves, legality, taps, undo/redo, the outcome, and its saves.
 
-This is the one place where the rule of a move lives (`Game._refusal` says why a move is
-illegal, `_apply` says what a legal move does). Everything else, the widget included, asks here.
+This is the one place where the rule of a move lives: `Game._refusal` says why a move is
+refused, `Game._apply` says what a legal move does, and `Game.tap_move` says what a tap on a
+card or a pile means (a click, a key, a drag: every way of moving asks it). Everything else,
+the widget included, asks here.
 
-A position is immutable. The non-pyramid cards still in the game, kept in their original order,
-are always "waste then stock" (drawing moves the boundary right, a recycle moves it back to 0,
-removals take cards out), so a position is: which pyramid cards are gone, which other cards are
-left, how many of those lie on the waste, and which pass this is.
+Positions are immutable (`position.py`); codes and saves are read and written as text by
+`codes.py` and turned into games here, where a save's moves are replayed through the rules.
 """
 
 from __future__ import annotations
@@ -16,26 +16,39 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .cards import COVERED_BY, PYRAMID_SIZE, ROW_INDICES, Card
+from . import codes, svg
+from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
+    build_layout,
     daily_deal_number,
     deal_cards,
     format_layout,
     parse_layout,
     random_deal_number,
 )
+from .position import (
+    POINTS_FOR_PYRAMID,
+    POINTS_PER_CARD,
+    POINTS_PER_CARD_LEFT,
+    POINTS_PER_ROW,
+    Position,
+    check_reachable,
+    deal_start,
+)
 from .rules import Rules
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
 FULL_PYRAMID = (1 << PYRAMID_SIZE) - 1
 
-# The player's words for each refusal (003): one table, so the front end and tests agree.
+# The player's words for each refusal: one table, so the front end and tests agree.
 NOT_THIRTEEN = "those two do not add up to 13"
 COVERED = "that card is still covered"
 NOT_IN_PLAY = "that card is not in play"
 SAME_CARD = "a card cannot pair with itself"
 KING_ALONE = "a King is removed alone"
 NEEDS_PARTNER = "that card needs a partner that makes 13"
+NO_PARTNER = "nothing in play makes 13 with that card"
+EMPTY_WASTE = "the waste is empty"
 KING_DRAW_FIRST = "draw the King to the waste first"
 NO_CARDS_TO_TURN = "no cards left to turn"
 RECYCLE_NEEDS_EMPTY_STOCK = "recycling unlocks once the stock is empty"
@@ -44,12 +57,6 @@ NOTHING_TO_RECYCLE = "nothing in the waste to recycle"
 ALREADY_WON = "the game is already won"
 NOTHING_TO_UNDO = "nothing to undo"
 NOTHING_TO_REDO = "nothing to redo"
-
-# Scoring (001).
-POINTS_PER_CARD = 5
-POINTS_PER_ROW = 25
-POINTS_FOR_PYRAMID = 100
-POINTS_PER_CARD_LEFT = 10
 
 
 class IllegalMove(ValueError):
@@ -61,12 +68,28 @@ class IllegalMove(ValueError):
         self.move = move
 
 
+_CARDS_PER_KIND = {"pair": 2, "king": 1, "draw": 0, "recycle": 0}
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move: a pair ("5h+8c"), a King ("Kh"), "draw" or "recycle". Hashable."""
 
     kind: MoveKind
     cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A hand-built Move is checked like a parsed one: its kind, how many cards it names
+        and that they are cards; a pair's cards are kept in canonical order."""
+        count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
+        if count is None:
+            raise IllegalMove(f"not a move: unknown kind {self.kind!r}")
+        cards = self.cards
+        if not isinstance(cards, tuple | list) or not all(isinstance(c, Card) for c in cards):
+            raise IllegalMove(f"not a move: {self.kind} needs cards, not {cards!r}")
+        if len(cards) != count:
+            raise IllegalMove(f"not a move: a {self.kind} names {count} card(s), not {len(cards)}")
+        object.__setattr__(self, "cards", tuple(sorted(cards)))
 
     @classmethod
     def pair(cls, a: Card, b: Card) -> Move:
@@ -78,7 +101,11 @@ class Move:
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
-        """Read a notation; either order of a pair is accepted. Raises IllegalMove if unreadable."""
+        """Read a notation; either order of a pair is accepted. Raises IllegalMove if unreadable.
+
+        >>> Move.parse("8c+5h"), Move.parse("Kd").kind
+        (Move.parse('5h+8c'), 'king')
+        """
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
@@ -102,6 +129,18 @@ class Move:
             return self.kind
         return "+".join(str(card) for card in self.cards)
 
+    @property
+    def text(self) -> str:
+        """The move as a player reads it: "3♦ + 10♠", "K♠", "draw", "recycle" (notation,
+        `str(move)`, is for code).
+
+        >>> Move.parse("3d+Ts").text
+        '3♦ + 10♠'
+        """
+        if self.kind in ("draw", "recycle"):
+            return self.kind
+        return " + ".join(card.symbol for card in self.cards)
+
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
@@ -109,29 +148,9 @@ class Move:
 DRAW = Move("draw")
 RECYCLE = Move("recycle")
 
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """Everything that undo restores. `rest` holds the non-pyramid cards still in the game."""
-
-    removed: int  # bit i set: pyramid card i is gone
-    rest: tuple[Card, ...]  # waste (bottom..top) followed by stock (top..bottom)
-    waste_count: int
-    pass_number: int
-    move_count: int = 0
-    score: int = 0
-
-    @property
-    def waste(self) -> tuple[Card, ...]:
-        return self.rest[: self.waste_count]
-
-    @property
-    def stock(self) -> tuple[Card, ...]:
-        return self.rest[self.waste_count :]
-
-
-def _exposed(removed: int, i: int) -> bool:
-    return all(removed >> j & 1 for j in COVERED_BY[i])
+Pile = Literal["stock", "waste"]
+PILES: tuple[Pile, ...] = ("stock", "waste")
+"""The piles a tap may name besides a card."""
 
 
 class Game:
@@ -151,13 +170,21 @@ class Game:
         start: Position | None = None,
         seen: Iterable[Card] = (),
     ) -> None:
-        self.cards: tuple[Card, ...] = tuple(cards)
-        if sorted(self.cards) != sorted(set(self.cards)) or len(self.cards) != 52:
-            parse_layout(format_layout(self.cards))  # raises with the precise problem
-        self.rules: Rules = rules if rules is not None else Rules()
+        self.cards: tuple[Card, ...] = _whole_deck(cards)
+        self.rules: Rules = Rules.coerce(rules)
         self.deal_number = deal_number
         self._where = {card: i for i, card in enumerate(self.cards)}
-        first = start or Position(0, self.cards[PYRAMID_SIZE:], 0, 1)
+        seen = tuple(seen)
+        if not all(isinstance(card, Card) for card in seen):
+            raise ValueError("seen must hold cards")
+        if deal_number is not None:
+            if deal_cards(deal_number) != self.cards:  # also checks the number
+                raise ValueError(f"these cards are not deal number {deal_number}'s")
+            if start is not None and start != deal_start(self.cards):
+                raise ValueError("a numbered deal starts at its deal's start, not mid-game")
+        if start is not None:
+            check_reachable(self.cards, self.rules, start, {*self.cards[:PYRAMID_SIZE], *seen})
+        first = start or deal_start(self.cards)
         self._positions: list[Position] = [first]
         self._history: list[Move] = []
         self._redo: list[Move] = []
@@ -182,9 +209,17 @@ class Game:
 
     @classmethod
     def from_code(cls, code: str) -> Game:
-        from .saves import game_from_code
+        """The game a position code or a deal code ("classic#42") names; ValueError saying
+        what is wrong if the code is damaged or names a position no play could reach.
 
-        return game_from_code(code)
+        >>> Game.from_code("open-stock#42").deal_number
+        42
+        """
+        parts = codes.read_code(code)
+        if parts.number is not None:
+            return cls.deal(parts.number, parts.rules)
+        assert parts.cards is not None and parts.position is not None
+        return cls(parts.cards, parts.rules, start=parts.position, seen=parts.seen)
 
     @classmethod
     def from_position(
@@ -196,36 +231,92 @@ class Game:
         *,
         pass_number: int = 1,
     ) -> Game:
-        """A mid-game position holding only the given cards (for lessons and puzzles): see
-        `saves.game_from_position`. Example: `Game.from_position({27: "5h"}, waste=["8c"])`."""
-        from .saves import game_from_position
+        """A mid-game position where only the given cards are left (for lessons and puzzles);
+        every other card was paired away.
 
-        return game_from_position(pyramid, stock, waste, rules, pass_number=pass_number)
+        `pyramid` maps pyramid indices (0 the apex, 21-27 the bottom row) to cards; `waste`
+        lists the waste bottom to top, `stock` the stock with the next card first. The player
+        has seen every card but the stock's on the first pass, and everything from the second
+        pass on. Refuses positions no game could reach (a card left under a removed one,
+        unpaired removals) with a ValueError.
+
+        >>> game = Game.from_position({0: "5h"}, waste=["8c"], stock=["Ks"])
+        >>> game.legal_moves()
+        [Move.parse('5h+8c'), Move.parse('draw')]
+        """
+        rules = Rules.coerce(rules)
+        rest = [*waste, *stock]
+        if len(rest) > STOCK_SIZE:
+            raise ValueError(f"the stock and waste hold {STOCK_SIZE} cards at most")
+        gone_stock = STOCK_SIZE - len(rest)  # they left first, so they lie first in the stock
+        cards = parse_layout(build_layout(dict(pyramid), [None] * gone_stock + rest))
+        left_rest = cards[PYRAMID_SIZE + gone_stock :]
+        gone = [
+            c
+            for i, c in enumerate(cards)
+            if PYRAMID_SIZE <= i < PYRAMID_SIZE + gone_stock
+            or (i < PYRAMID_SIZE and i not in pyramid)
+        ]
+        kings = sum(card.is_king for card in gone)
+        fewest_moves = kings + (len(gone) - kings) // 2 + pass_number - 1 + len(waste)
+        removed = sum(1 << i for i in range(PYRAMID_SIZE) if i not in pyramid)
+        score = _earned(rules, removed, len(gone), len(left_rest))
+        start = Position(removed, left_rest, len(waste), pass_number, fewest_moves, score)
+        unseen = set() if pass_number > 1 else set(left_rest[len(waste) :])
+        seen = [card for card in cards if card not in unseen]
+        return cls(cards, rules, start=start, seen=seen)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        from .saves import game_from_json
-
-        return game_from_json(text)
+        """Rebuild a saved game (`to_json`) by replaying it through the rules: a damaged,
+        truncated or tampered save raises ValueError and builds nothing."""
+        save = codes.read_save(text)
+        begun = cls.from_code(save.start)
+        if begun.rules != save.rules:
+            raise ValueError("save is inconsistent: its rules differ from its start position's")
+        if save.deal_number is not None and deal_cards(save.deal_number) != begun.cards:
+            raise ValueError("save is inconsistent: the layout is not that deal number's")
+        game = cls(
+            begun.cards,
+            save.rules,
+            deal_number=save.deal_number,
+            start=begun.start,
+            seen=begun.seen | save.seen,
+        )
+        try:
+            game.replay(save.moves)
+            game._redo = game._checked_redo(save.redo)
+        except IllegalMove as error:
+            raise ValueError(f"save is damaged: {error.reason}") from None
+        if save.position != game.code:
+            raise ValueError("save is inconsistent: its position is not where its moves lead")
+        return game
 
     def to_json(self) -> str:
-        from .saves import game_to_json
-
-        return game_to_json(self)
+        """A full save: the start, every move, the redo list and the cards seen."""
+        return codes.write_save(
+            codes.SaveParts(
+                rules=self.rules,
+                deal_number=self.deal_number,
+                start=codes.position_code(self.cards, self.rules, self.start, self.seen),
+                moves=tuple(self.log),
+                redo=tuple(str(move) for move in self.redo_moves),
+                seen=self.seen,
+                position=self.code,
+            )
+        )
 
     @property
     def code(self) -> str:
         """A compact code of the rules and the current position (like chess's FEN)."""
-        from .saves import position_code
-
-        return position_code(self)
+        return codes.position_code(self.cards, self.rules, self.position, self.seen)
 
     @property
     def deal_id(self) -> str:
         """A shareable code of this deal's start: "classic#42" or the start position's code."""
-        from .saves import deal_code
-
-        return deal_code(self)
+        if self.deal_number is not None:
+            return f"{self.rules.name}#{self.deal_number}"
+        return codes.position_code(self.cards, self.rules, self.start, self.seen)
 
     def copy(self) -> Game:
         """An independent game with the same position, history and redo list."""
@@ -236,6 +327,25 @@ class Game:
         twin._redo = list(self._redo)
         twin._seen = set(self._seen)
         return twin
+
+    def replay(self, moves: Iterable[Move | str]) -> None:
+        """Play `moves` in order, as a player would; the one way a list of moves is replayed
+        (saves, reviews, records). IllegalMove naming the move's number and why if one is
+        refused; the moves before it stay played."""
+        for n, move in enumerate(moves, 1):
+            try:
+                self.play(move)
+            except IllegalMove as error:
+                raise IllegalMove(f"move {n} ({move!s}): {error.reason}", move) from None
+
+    def _checked_redo(self, redo: Sequence[str]) -> list[Move]:
+        """The redo list that `redo` (next move first) names, checked playable from here."""
+        trial = self.copy()
+        try:
+            trial.replay(redo)
+        except IllegalMove as error:
+            raise IllegalMove(f"redo {error.reason}") from None
+        return list(reversed(trial._history[len(self._history) :]))
 
     # ----------------------------------------------------------------- position
     @property
@@ -322,7 +432,7 @@ class Game:
         return tuple(
             self.cards[i]
             for i in range(PYRAMID_SIZE)
-            if not removed >> i & 1 and _exposed(removed, i)
+            if not removed >> i & 1 and is_exposed(removed, i)
         )
 
     @property
@@ -372,7 +482,7 @@ class Game:
 
     @property
     def is_dead_end(self) -> bool:
-        """001's early notice: no pair or King open now, and no card the stock and waste can
+        """The early dead-end notice: no pair or King open now, and no card the stock and waste can
         still bring would ever fit an exposed pyramid card, so the pyramid can never change.
 
         Sound by construction: with no removal open among pyramid cards, the pyramid can only
@@ -403,7 +513,7 @@ class Game:
         if i < PYRAMID_SIZE:
             if pos.removed >> i & 1:
                 return "out"
-            return "pyramid" if _exposed(pos.removed, i) else "covered"
+            return "pyramid" if is_exposed(pos.removed, i) else "covered"
         if pos.waste_count and pos.rest[pos.waste_count - 1] == card:
             return "waste-top"
         if len(pos.rest) > pos.waste_count and pos.rest[pos.waste_count] == card:
@@ -425,13 +535,16 @@ class Game:
         if move.kind == "recycle":
             return self.recycle_blocker
         if move.kind == "king":
+            # Where the card lies comes first: "still covered" says more than "needs a partner".
             card = move.cards[0]
-            if not card.is_king:
-                return NEEDS_PARTNER
             refusal = self._card_refusal(card)
-            if refusal is None and self._locate(card) == "stock-top":
-                return None if self.rules.king_from_stock else KING_DRAW_FIRST
-            return refusal
+            if refusal is not None:
+                return refusal
+            if not card.is_king:
+                return NEEDS_PARTNER if self.auto_partner(card) else NO_PARTNER
+            if self._locate(card) == "stock-top" and not self.rules.king_from_stock:
+                return KING_DRAW_FIRST
+            return None
         a, b = move.cards
         if a == b:
             return SAME_CARD
@@ -468,6 +581,91 @@ class Game:
             return self._refusal(Move.parse(move))
         except IllegalMove as error:
             return error.reason
+
+    # ----------------------------------------------------------------- taps
+    def tap_move(
+        self,
+        target: Card | Pile | str,
+        selected: Card | str | None = None,
+        *,
+        auto_pair: bool = False,
+    ) -> Move | Card:
+        """What a tap on `target` (a card, "stock" or "waste") means now, with `selected` the
+        card the player had selected, if any: the one rule for every way of moving (a click,
+        a key, a drag). Returns the move to play, or the card the tap selects (a card in play
+        waiting for its partner; tapped while selected, it is deselected). With `auto_pair`
+        one tap pairs a lone card with its first partner (`auto_partner`) instead of
+        selecting it. Changes nothing. Raises IllegalMove with the very words `refusal()` gives
+        for that move when the tap can do nothing:
+
+        - a King goes alone (a selection is dropped);
+        - another card with a selected card pairs with it;
+        - a lone card in play selects (or auto-pairs); covered or gone, it says why;
+        - the stock pairs its face-up top with the selected card, lets a King on it go alone
+          when the rules allow, else draws, and once empty recycles;
+        - the waste is its top card.
+
+        >>> game = Game.deal(42)
+        >>> game.tap_move("stock")
+        Move.parse('draw')
+        >>> game.tap_move(game.pyramid[0])
+        Traceback (most recent call last):
+        pyramid_widget.game.IllegalMove: that card is still covered
+        """
+        pick = self._as_card(selected) if selected is not None else None
+        if target == "stock":
+            top = self.stock_top
+            if top is not None and (pick is not None or self._king_leaves_from_stock(top)):
+                return self.tap_move(top, pick)
+            return self._checked(DRAW if self.stock_count else RECYCLE)
+        if target == "waste":
+            if self.waste_top is None:
+                raise IllegalMove(EMPTY_WASTE)
+            return self.tap_move(self.waste_top, pick, auto_pair=auto_pair)
+        card = self._as_card(target)
+        if card.is_king:
+            return self._checked(Move.king(card))
+        if pick is not None and pick != card:
+            return self._checked(Move.pair(pick, card))
+        lone = Move.king(card)  # how a lone card is written: "7c"
+        refusal = self._refusal(lone)
+        if refusal not in (NEEDS_PARTNER, NO_PARTNER):
+            raise IllegalMove(refusal, lone)  # covered, gone, or the game is won
+        if not auto_pair or pick is not None:
+            return card  # select it (or, tapped again, deselect it)
+        partner = self.auto_partner(card)
+        if partner is None:
+            raise IllegalMove(NO_PARTNER, lone)
+        return Move.pair(card, partner)
+
+    def auto_partner(self, card: Card) -> Card | None:
+        """The partner auto-pair takes for `card`: the first card in play that makes 13 with
+        it, searching the pyramid from the top row down, left to right, then the waste top,
+        then a face-up stock top."""
+        return next((other for other in self.in_play if card.pairs_with(other)), None)
+
+    @property
+    def selectable(self) -> tuple[Card, ...]:
+        """The cards a lone tap selects (in play, not a King): they wait for a partner."""
+        return tuple(card for card in self.in_play if not card.is_king)
+
+    def _king_leaves_from_stock(self, top: Card) -> bool:
+        return top.is_king and self.rules.king_from_stock
+
+    def _checked(self, move: Move) -> Move:
+        refusal = self._refusal(move)
+        if refusal is not None:
+            raise IllegalMove(refusal, move)
+        return move
+
+    @staticmethod
+    def _as_card(card: Card | str) -> Card:
+        if isinstance(card, Card):
+            return card
+        try:
+            return Card.parse(card)
+        except ValueError:
+            raise IllegalMove(f"not a card: {card!r}") from None
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now: pairs and Kings first, then draw, then recycle."""
@@ -581,7 +779,7 @@ class Game:
             for i in row:
                 if removed >> i & 1:
                     cells.append(" .. ")
-                elif _exposed(removed, i):
+                elif is_exposed(removed, i):
                     cells.append(f"[{self.cards[i]}]")
                 else:
                     cells.append(f" {self.cards[i]} ")
@@ -598,6 +796,10 @@ class Game:
     def __str__(self) -> str:
         return self.board()
 
+    def _repr_svg_(self) -> str:
+        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`."""
+        return svg.board(self)
+
     def __repr__(self) -> str:
         deal = f" #{self.deal_number}" if self.deal_number is not None else ""
         state = self.outcome or "playing"
@@ -607,6 +809,30 @@ class Game:
             f"pass {self.pass_number}/{self.rules.passes_text}, stock {self.stock_count}, "
             f"waste {self.waste_top or '-'}, {self.move_count} moves{score}>"
         )
+
+
+def _whole_deck(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The 52 cards of a deal, each a Card and each once; ValueError naming the problem."""
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise ValueError(f"a deal is 52 cards (use Game.from_layout for text), not {cards!r}")
+    deck = tuple(cards)
+    strangers = [card for card in deck if not isinstance(card, Card)]
+    if strangers:
+        raise ValueError(f"a deal is 52 cards, and {strangers[0]!r} is not a Card")
+    if len(set(deck)) != 52 or len(deck) != 52:
+        parse_layout(format_layout(deck))  # raises with the precise problem
+    return deck
+
+
+def _earned(rules: Rules, removed: int, gone: int, left: int) -> int:
+    """The score a lesson position starts with: what its removals earned (0 unless scored)."""
+    if not rules.scoring:
+        return 0
+    rows = sum(all(removed >> i & 1 for i in row) for row in ROW_INDICES)
+    score = POINTS_PER_CARD * gone + POINTS_PER_ROW * rows
+    if removed == FULL_PYRAMID:
+        score += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * left
+    return score
 
 
 def deal_for_date(date: _dt.date | None = None, rules: Rules | str | None = None) -> Game:

@@ -1,40 +1,39 @@
-"""Intents: what a front end asks for, checked before the engine sees it, and answered.
+"""Intents: what a front end asks for, checked for its form, and translated into a call.
 
 A front end sends custom messages such as
-``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "pair",
-"cards": ["5h", "8c"]}``. Each gets exactly one answer,
+``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "tap",
+"target": "8c", "selected": "5h"}``. Each gets exactly one answer,
 ``{"type": "ack", "seq": 4, "view": "v1", "ok": bool, "reason": str | None,
 "move": notation | None}``, whether it was applied, refused by the engine, malformed or stale
-("share" adds the deal's "code").
+("share" adds the deal's "code"; a tap that selects a card adds "select").
 
-Actions and their fields: tap {card, version}, pair {cards: [a, b], version}, draw, recycle,
-undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint), pause {auto?},
-resume {auto?} (the end of a pause), option {name, value}, rules {name} (for the next deal),
-share, continue (take up the saved game on offer), review (review the game), review_step
-{moves} (show the reviewed game after that many of its moves), review_close.
+Actions and their fields: tap {target: a card or "stock" or "waste", selected?: a card,
+version} (every click or key on a card or a pile), pair {cards: [a, b], version} (a drag),
+draw, recycle, undo, redo, restart, new {number? | daily? | code?}, hint, dismiss (the hint),
+pause {auto?}, unpause {auto?} (the end of a pause), option {name, value}, rules {name} (for
+the next deal), share, continue (take up the saved game on offer), review (review the game),
+review_step {moves} (show the reviewed game after that many of its moves), review_close,
+puzzle {id? | step? (1 or -1) | theme?, difficulty?} (puzzle mode), puzzle_close.
 
-This module never imports Jupyter: `handle` takes the message and a `Session` (the widget, or
-anything with the same few methods), so every path can be unit tested. It decides nothing about
-the rules either: legality is the engine's, and its refusal reason is passed on word for word.
-The one thing decided here is whether a message is well formed and still about the board the
-player saw.
+This module decides nothing about the game: what a tap means is `Game.tap_move`'s, legality is
+the engine's, and its refusal is passed on word for word. The one thing decided here is whether
+a message is well formed and still about the board the player saw. It never imports Jupyter:
+`handle` takes the message and a `Session` (a `GameSession`, or anything with the same few
+methods), so every path can be unit tested.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .cards import Card
-from .game import ALREADY_WON, COVERED, NEEDS_PARTNER, NOT_IN_PLAY, Game, IllegalMove, Move
-from .rules import Rules
+from .game import PILES, IllegalMove, Move
 
 
 class Session(Protocol):
-    """What `handle` needs from the object that owns the game (the widget implements it)."""
-
-    @property
-    def game(self) -> Game: ...
+    """What `handle` needs from the object that owns the game (`session.GameSession`)."""
 
     @property
     def version(self) -> int:
@@ -46,8 +45,7 @@ class Session(Protocol):
         """The state version at which the position (or the deal) last changed."""
         ...
 
-    @property
-    def auto_pair(self) -> bool: ...
+    def tap(self, target: Card | str, selected: Card | None = None) -> Move | Card: ...
 
     def play(self, move: Move | str) -> Move: ...
 
@@ -73,7 +71,7 @@ class Session(Protocol):
 
     def unpause(self, *, auto: bool = False) -> Any: ...
 
-    def continue_game(self) -> Any: ...
+    def continue_saved(self) -> Any: ...
 
     def request_review(self) -> Any: ...
 
@@ -83,9 +81,17 @@ class Session(Protocol):
 
     def set_option(self, name: str, value: bool) -> Any: ...
 
+    def set_next_rules(self, rules: str) -> Any: ...
+
     def share(self) -> str: ...
 
-    next_rules: str
+    def open_puzzle(
+        self, which: str | None = None, *, theme: str | None = None, difficulty: str | None = None
+    ) -> Any: ...
+
+    def step_puzzle(self, step: int) -> Any: ...
+
+    def close_puzzle(self) -> Any: ...
 
 
 class BadIntent(ValueError):
@@ -96,35 +102,80 @@ class BadIntent(ValueError):
         self.reason = reason
 
 
-#: Actions whose meaning depends on the board the player was looking at: they carry the state
-#: version that view rendered, and are refused if the position changed since. Draw, recycle,
-#: undo and redo mean the same on any board (and a quick double tap must do it twice); new
+#: Taps and pairs carry the state version that the view rendered. A tap on a pile means what
+#: that pile showed (the stock's top card, whether it was empty), so it is refused as stale if
+#: the position changed since; a tap on a card and a pair name the cards they move, so they
+#: stand on any board where the engine allows them (quick taps on two Kings both go). Draw,
+#: recycle, undo and redo mean the same on any board (a quick double tap does it twice); new
 #: deal and restart throw the position away anyway.
 POSITIONAL = frozenset({"tap", "pair"})
-ACTIONS = POSITIONAL | {
-    "draw",
-    "recycle",
-    "undo",
-    "redo",
-    "new",
-    "restart",
-    "hint",
-    "dismiss",
-    "pause",
-    "resume",
-    "option",
-    "rules",
-    "share",
-    "continue",
-    "review",
-    "review_step",
-    "review_close",
+
+#: Actions that are one call on the session with no fields.
+CALLS: dict[str, Callable[[Session], Any]] = {
+    "draw": lambda session: session.draw(),
+    "recycle": lambda session: session.recycle(),
+    "undo": lambda session: session.undo(),
+    "redo": lambda session: session.redo(),
+    "restart": lambda session: session.restart(),
+    "hint": lambda session: session.request_hint(),
+    "dismiss": lambda session: session.dismiss_hint(),
+    "review": lambda session: session.request_review(),
+    "review_close": lambda session: session.close_review(),
+    "puzzle_close": lambda session: session.close_puzzle(),
 }
+ACTIONS = (
+    POSITIONAL
+    | set(CALLS)
+    | {
+        "new",
+        "pause",
+        "unpause",
+        "option",
+        "rules",
+        "share",
+        "continue",
+        "review_step",
+        "puzzle",
+    }
+)
 
 #: A saved game is continued only on request, and the widget says why it cannot be.
 NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
 
 STALE = "the board changed before that move arrived; nothing was done"
+ANSWERED = "that message was answered long ago; nothing was done"
+MAX_VIEW_ID = 100
+MAX_DEPTH = 20
+
+
+class Inbox:
+    """What each view's intents were answered, so that a message delivered twice is applied
+    at most once: a repeat gets its first ack again. A view numbers its intents upwards, so
+    anything at or below the highest number seen that is no longer remembered is refused."""
+
+    KEEP = 64  # acks remembered per view
+    VIEWS = 32  # views remembered (the oldest is forgotten first)
+
+    def __init__(self) -> None:
+        self._views: dict[str | None, tuple[int, dict[int, dict]]] = {}
+
+    def answer(self, intent: Intent) -> dict | None:
+        """The ack this intent already got, a refusal if it is too old to tell, or None."""
+        highest, acks = self._views.get(intent.view, (-1, {}))
+        if intent.seq in acks:
+            return dict(acks[intent.seq])
+        if intent.seq <= highest:
+            return ack(intent, False, ANSWERED, None)
+        return None
+
+    def keep(self, intent: Intent, answer: dict) -> None:
+        highest, acks = self._views.pop(intent.view, (-1, {}))
+        acks[intent.seq] = answer
+        while len(acks) > self.KEEP:
+            del acks[min(acks)]
+        self._views[intent.view] = (max(highest, intent.seq), acks)
+        while len(self._views) > self.VIEWS:
+            del self._views[next(iter(self._views))]
 
 
 @dataclass(frozen=True)
@@ -135,6 +186,7 @@ class Intent:
     action: str
     view: str | None = None
     version: int | None = None
+    target: Card | str | None = None
     cards: tuple[Card, ...] = ()
     number: int | None = None
     daily: bool = False
@@ -143,6 +195,9 @@ class Intent:
     value: bool | None = None
     auto: bool = False
     moves: int | None = None
+    step: int | None = None
+    theme: str | None = None
+    difficulty: str | None = None
 
 
 def _int(value: Any) -> bool:
@@ -159,8 +214,23 @@ def _card(text: Any) -> Card:
         raise BadIntent(f"unknown card {text!r}") from None
 
 
+def _plain(value: Any, depth: int = 0) -> Any:
+    """The message as JSON reads in Python everywhere: Pyodide hands JavaScript's null over as
+    its own `jsnull` object, not None, so it is turned into None here, at the door."""
+    if depth > MAX_DEPTH:
+        raise BadIntent("a message is nested too deeply")
+    if type(value).__name__ == "JsNull":
+        return None
+    if isinstance(value, dict):
+        return {key: _plain(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item, depth + 1) for item in value]
+    return value
+
+
 def parse_intent(content: Any) -> Intent:
     """Check a message's shape and return the `Intent`; raise `BadIntent` saying what is wrong."""
+    content = _plain(content)
     if not isinstance(content, dict):
         raise BadIntent("a message must be an object")
     if content.get("type") != "intent":
@@ -169,10 +239,10 @@ def parse_intent(content: Any) -> Intent:
     if not _int(seq) or seq < 0:
         raise BadIntent("an intent needs a sequence number 'seq' (a whole number, 0 or more)")
     view = content.get("view")
-    if view is not None and not isinstance(view, str):
-        raise BadIntent("'view' must be text")
+    if view is not None and (not isinstance(view, str) or len(view) > MAX_VIEW_ID):
+        raise BadIntent(f"'view' must be text of at most {MAX_VIEW_ID} characters")
     action = content.get("action")
-    if action not in ACTIONS:
+    if not isinstance(action, str) or action not in ACTIONS:
         raise BadIntent(f"unknown action {action!r}; expected one of {', '.join(sorted(ACTIONS))}")
     version = content.get("version")
     if version is not None and (not _int(version) or version < 0):
@@ -182,7 +252,10 @@ def parse_intent(content: Any) -> Intent:
 
     extra: dict[str, Any] = {}
     if action == "tap":
-        extra["cards"] = (_card(content.get("card")),)
+        target = content.get("target")
+        extra["target"] = target if target in PILES else _card(target)
+        selected = content.get("selected")
+        extra["cards"] = () if selected is None else (_card(selected),)
     elif action == "pair":
         raw = content.get("cards")
         if not isinstance(raw, list) or len(raw) != 2:
@@ -192,13 +265,15 @@ def parse_intent(content: Any) -> Intent:
             raise BadIntent("a pair needs two different cards")
     elif action == "new":
         extra.update(_new_deal_fields(content))
-    elif action in ("pause", "resume"):
+    elif action in ("pause", "unpause"):
         extra["auto"] = _flag(content, "auto", default=False)
     elif action == "option":
         extra["name"] = _text(content, "name")
         extra["value"] = _flag(content, "value", default=None)
     elif action == "rules":
         extra["name"] = _text(content, "name")
+    elif action == "puzzle":
+        extra.update(_puzzle_fields(content))
     elif action == "review_step":
         moves = content.get("moves")
         if not _int(moves) or moves < 0:
@@ -221,6 +296,25 @@ def _flag(content: dict, key: str, default: bool | None) -> bool:
     return value
 
 
+def _puzzle_fields(content: dict) -> dict[str, Any]:
+    """A puzzle by id, the next or previous one (step 1 or -1), or the first one with a theme
+    and a difficulty (either may be left out)."""
+    fields: dict[str, Any] = {}
+    for key in ("id", "theme", "difficulty"):
+        if content.get(key) is not None:
+            fields["name" if key == "id" else key] = _text(content, key)
+    step = content.get("step")
+    if step is not None:
+        if step not in (1, -1) or isinstance(step, bool):
+            raise BadIntent("'step' must be 1 (the next puzzle) or -1 (the previous one)")
+        if fields:
+            raise BadIntent("a puzzle step takes no id, theme or difficulty")
+        fields["step"] = step
+    if "name" in fields and len(fields) > 1:
+        raise BadIntent("a puzzle by id takes no theme or difficulty")
+    return fields
+
+
 def _new_deal_fields(content: dict) -> dict[str, Any]:
     """A new deal is random, or one of: a deal number, today's deal, a shared code."""
     number = content.get("number")
@@ -233,31 +327,6 @@ def _new_deal_fields(content: dict) -> dict[str, Any]:
     if sum((number is not None, daily, code is not None)) > 1:
         raise BadIntent("a new deal takes at most one of 'number', 'daily' and 'code'")
     return {"number": number, "daily": daily, "code": code}
-
-
-def auto_partner(game: Game, card: Card) -> Card | None:
-    """The partner 000's auto-pair picks for `card`: the first card in play that makes 13,
-    searching the pyramid from the top row down, left to right, then the waste top, then a
-    face-up stock top."""
-    return next((other for other in game.in_play if card.pairs_with(other)), None)
-
-
-def tap_move(game: Game, card: Card, auto_pair: bool) -> Move:
-    """The move one tap on `card` asks for: a King alone or, with auto-pair on, the card with
-    its `auto_partner`. Raises IllegalMove with the reason when there is none: a tap on a
-    covered card says it is covered, as 003 does, before anything about partners."""
-    if card.is_king:
-        return Move.king(card)
-    if game.is_won:
-        raise IllegalMove(ALREADY_WON)
-    if card not in game.in_play:
-        raise IllegalMove(COVERED if card in game.pyramid else NOT_IN_PLAY)
-    if not auto_pair:
-        raise IllegalMove(NEEDS_PARTNER)
-    partner = auto_partner(game, card)
-    if partner is None:
-        raise IllegalMove(f"nothing in play makes 13 with the {card.name}")
-    return Move.pair(card, partner)
 
 
 def ack(
@@ -288,59 +357,51 @@ def ack(
 def _apply(session: Session, intent: Intent) -> tuple[Move | None, dict[str, Any]]:
     """Carry out a checked intent on the session: the move made, and any extra ack fields.
     Engine refusals propagate as IllegalMove, bad values as ValueError."""
-    game = session.game
     action = intent.action
     if action in POSITIONAL:
         if intent.version > session.version:
             raise BadIntent(f"version {intent.version} is newer than the board's")
-        if intent.version < session.position_version:
+        if intent.target in PILES and intent.version < session.position_version:
             raise BadIntent(STALE)
-        if action == "tap":
-            return session.play(tap_move(game, intent.cards[0], session.auto_pair)), {}
-        return session.play(Move.pair(*intent.cards)), {}
-    moves = {
-        "draw": session.draw,
-        "recycle": session.recycle,
-        "undo": session.undo,
-        "redo": session.redo,
-    }
-    if action in moves:
-        return moves[action](), {}
+        if action == "pair":
+            return session.play(Move.pair(*intent.cards)), {}
+        selected = intent.cards[0] if intent.cards else None
+        done = session.tap(intent.target, selected)
+        return (done, {}) if isinstance(done, Move) else (None, {"select": str(done)})
+    if action in CALLS:
+        done = CALLS[action](session)
+        return (done if isinstance(done, Move) else None), {}
     if action == "new":
         session.request_new_deal(number=intent.number, daily=intent.daily, code=intent.code)
-    elif action == "restart":
-        session.restart()
-    elif action == "hint":
-        session.request_hint()
-    elif action == "dismiss":
-        session.dismiss_hint()
     elif action == "pause":
         session.pause(auto=intent.auto)
-    elif action == "resume":
+    elif action == "unpause":
         session.unpause(auto=intent.auto)
     elif action == "option":
         session.set_option(intent.name, intent.value)
     elif action == "rules":
-        session.next_rules = Rules.parse(intent.name).name
+        session.set_next_rules(intent.name)
     elif action == "continue":
-        if session.continue_game() is None:
+        if session.continue_saved() is None:
             raise BadIntent(NOTHING_TO_CONTINUE)
-    elif action == "review":
-        session.request_review()
     elif action == "review_step":
         session.step_review(intent.moves)
-    elif action == "review_close":
-        session.close_review()
+    elif action == "puzzle":
+        if intent.step is not None:
+            session.step_puzzle(intent.step)
+        else:
+            session.open_puzzle(intent.name, theme=intent.theme, difficulty=intent.difficulty)
     else:  # share: the code is handed over because the player asked for it
         return None, {"code": session.share()}
     return None, {}
 
 
-def handle(session: Session, content: Any) -> dict | None:
+def handle(session: Session, content: Any, inbox: Inbox | None = None) -> dict | None:
     """Answer one message from a front end: apply it through `session` or say why not.
 
     Never raises for anything a front end can send: a malformed or stale message, or a move
     the engine refuses, becomes an ack with ok=False and the reason, and changes nothing.
+    With an `inbox`, a message delivered again gets its first answer and is not applied twice.
     Returns None only for anywidget's own command messages, which are not ours to answer.
     """
     if isinstance(content, dict) and content.get("kind") == "anywidget-command":
@@ -349,11 +410,17 @@ def handle(session: Session, content: Any) -> dict | None:
         intent = parse_intent(content)
     except BadIntent as error:
         return ack(content, False, error.reason, None)
+    earlier = inbox.answer(intent) if inbox is not None else None
+    if earlier is not None:
+        return earlier
     try:
         move, extra = _apply(session, intent)
+        answer = ack(intent, True, None, move, **extra)
     except (BadIntent, IllegalMove) as error:
-        return ack(intent, False, error.reason, None)
-    except ValueError as error:
-        # A deal number, code, rules name or option the engine or widget refuses.
-        return ack(intent, False, str(error), None)
-    return ack(intent, True, None, move, **extra)
+        answer = ack(intent, False, error.reason, None)
+    except (ValueError, TypeError) as error:
+        # A deal number, code, rules name or option the engine or session refuses.
+        answer = ack(intent, False, str(error), None)
+    if inbox is not None:
+        inbox.keep(intent, answer)
+    return answer

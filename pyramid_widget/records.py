@@ -4,8 +4,14 @@ Records are never counters bumped in place: `summarize` derives them every time 
 finished games, in the order they finished, so they cannot drift from the history and a game
 recorded twice (it cannot be: finishing is keyed on the game's id) could not count twice.
 
+Practice: a game that did not begin at its deal's start (`Game.from_deal_start` is False: a
+mid-game code, a lesson position, a save of a position) counts as played, won or lost, but never
+for fastest win, fewest moves, best score or streaks. A practice game neither extends nor breaks
+a streak (the streak reads as if it had not been played): practising a lesson between two real
+wins should not cost the player their streak, and winning a lesson must not build one.
+
 `Recorder` is one widget's (or one script's) player session: it owns the game being played, its
-id in the store and its clock, and applies 000's rules:
+id in the store and its clock, and applies the rules of record keeping:
 
 - every applied move, undo and redo is saved at once (the save carries undo and redo history);
 - a win is recorded once, with the clock stopped at the winning move;
@@ -18,32 +24,39 @@ id in the store and its clock, and applies 000's rules:
 
 A store that fails (disk full, locked for too long) never stops the game: the error becomes a
 warning and play goes on.
+
+This module is below the store: it defines what a store hands back (`SavedGame`,
+`FinishedGame`) and what a Recorder needs of one (`AnyStore`); `store.py` imports it, never the
+other way round.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import sqlite3
 import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, Protocol
 
 from .game import Game
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .store import AnyStore, SavedGame
+Result = Literal["won", "lost"]
 
 
 @dataclass(frozen=True)
 class Records:
     """One rules preset's records. Times in seconds of play; None where nothing qualifies yet.
 
-    games counts finished games (wins + losses); unfinished games are not counted until they
-    are won or given up. best_score is None when the rules do not score; it is the best score
-    of any finished game (a lost game keeps the points it made, as in 001).
+    games counts finished games (wins + losses), practice games included; unfinished games are
+    not counted until they are won or given up. Streaks, fastest win, fewest moves and best
+    score come from games begun at their deal's start only. best_score is None when the rules
+    do not score; it is the best score of any such finished game (a lost game keeps the points
+    it made).
     """
 
     rules: str
@@ -65,17 +78,20 @@ class Records:
         return {**asdict(self), "win_rate": self.win_rate}
 
 
-def rules_name(rules: Rules | str) -> str:
-    """The canonical name records are kept under ("classic,passes=3" is "classic")."""
-    if isinstance(rules, Rules):
-        return rules.name
-    if isinstance(rules, str):
-        return Rules.parse(rules).name
-    raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
+class Outcome(NamedTuple):
+    """One finished game as the records see it; `practice` when it did not begin at its deal's
+    start (see the module's docstring)."""
+
+    result: Result
+    elapsed: float
+    moves: int
+    score: int
+    practice: bool = False
 
 
-def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Records:
-    """Records from the finished games `(result, elapsed, moves, score)` in finishing order."""
+def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
+    """Records from the finished games (`Outcome`s, or tuples of its fields) in finishing
+    order."""
     try:
         scoring = Rules.parse(rules).scoring
     except ValueError:  # a preset this version does not know: show what the games scored
@@ -84,21 +100,100 @@ def summarize(rules: str, finished: Iterable[tuple[str, float, int, int]]) -> Re
     fastest: float | None = None
     fewest: int | None = None
     best_score: int | None = None
-    for result, elapsed, moves, score in finished:
+    for result, elapsed, moves, score, practice in map(Outcome._make, _padded(finished)):
         if result == "won":
             wins += 1
+        else:
+            losses += 1
+        if practice:
+            continue  # counted as played, and nothing more
+        if result == "won":
             streak += 1
             best_streak = max(best_streak, streak)
             fastest = elapsed if fastest is None else min(fastest, elapsed)
             fewest = moves if fewest is None else min(fewest, moves)
         else:
-            losses += 1
             streak = 0
         if scoring or (scoring is None and score):
             best_score = score if best_score is None else max(best_score, score)
     return Records(
         rules, wins + losses, wins, losses, streak, best_streak, fastest, fewest, best_score
     )
+
+
+def _padded(rows: Iterable[Outcome | tuple]) -> Iterable[tuple]:
+    """Rows without `practice` are games begun at their deal's start."""
+    for row in rows:
+        yield row if len(row) == len(Outcome._fields) else (*row, False)
+
+
+# ---------------------------------------------------------------------- what a store hands back
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game to continue: the game with its undo and redo history, and its clock."""
+
+    game_id: str
+    game: Game
+    elapsed: float
+    started_at: _dt.datetime
+    saved_at: _dt.datetime
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game of the history; `start()` and `moves` replay it move by move,
+    `game()` loads its final position with its undo history. `practice` when it did not begin
+    at its deal's start (it set no best and no streak)."""
+
+    game_id: str
+    rules: str
+    deal_number: int | None
+    layout: str
+    moves: tuple[str, ...]
+    move_count: int
+    result: Result
+    elapsed: float
+    score: int
+    started_at: _dt.datetime
+    finished_at: _dt.datetime
+    save: str
+    practice: bool = False
+
+    def start(self) -> Game:
+        """The deal at its start, under its rules."""
+        if self.deal_number is not None:
+            return Game.deal(self.deal_number, self.rules)
+        return Game.from_layout(self.layout, self.rules)
+
+    def game(self) -> Game:
+        """The game as it ended (undo walks back through it)."""
+        return Game.from_json(self.save)
+
+
+class AnyStore(Protocol):
+    """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing.
+
+    `saving` is False when nothing is written (saving off, or a read-only database, whose
+    records are still shown); `save` and `abandon` then return False.
+    """
+
+    path: Path | None
+    read_only: bool
+
+    @property
+    def saving(self) -> bool: ...
+    def save(
+        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+    ) -> bool: ...
+    def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
+    def take(self, saved: SavedGame) -> bool: ...
+    def saved_game(self, rules: Rules | str) -> SavedGame | None: ...
+    def records(self, rules: Rules | str) -> Records: ...
+    def all_records(self) -> dict[str, Records]: ...
+    def history(
+        self, rules: Rules | str | None = None, limit: int | None = None
+    ) -> list[FinishedGame]: ...
+    def close(self) -> None: ...
 
 
 # ---------------------------------------------------------------------- the session
@@ -108,13 +203,19 @@ _ACTIONS_SAVED = ("play", "undo", "redo", "refresh")
 class Recorder:
     """Keeps one player's games in a store: autosave, the loss rule, the clock.
 
-    >>> recorder = Recorder(open_store(), game)     # doctest: +SKIP
-    >>> game.play("5h+8c"); recorder.moved()        # saved; a win is recorded here, once
-    >>> recorder.new_game(Game.deal(7))              # the deal in progress counts as lost
+    >>> game = Game.deal(1)
+    >>> recorder = Recorder(NullStore(), game)  # a Store keeps what a NullStore forgets
+    >>> move = game.play(game.legal_moves()[0])
+    >>> recorder.moved()  # saved; a win is recorded here, once
+    >>> recorder.started, recorder.clock_running
+    (True, True)
+    >>> recorder.new_game(Game.deal(7))  # the begun deal counts as lost
+    >>> recorder.started
+    False
 
     `offer` is the saved unfinished game of the same rules that a "Continue" would bring back
     (None when there is none). Playing a first move in another deal instead gives it up, which
-    records it as lost, as in 000.
+    records it as lost.
     """
 
     def __init__(
@@ -126,7 +227,7 @@ class Recorder:
     ) -> None:
         self.store = store
         self._clock = clock
-        self.offer: SavedGame | None = self._safely(lambda: store.resume(game.rules), None)
+        self.offer: SavedGame | None = self._safely(lambda: store.saved_game(game.rules), None)
         self._begin(game, elapsed=0.0, game_id=None)
 
     # ------------------------------------------------------------------ reading
@@ -164,6 +265,16 @@ class Recorder:
         return self._safely(
             lambda: self.store.records(self._game.rules), Records(self._game.rules.name)
         )
+
+    def latest_losses(self, count: int = 3) -> list[FinishedGame]:
+        """The latest lost games of the current rules, latest first (the Records panel names
+        them, so a player sees which games the losses were)."""
+        rules = self._game.rules
+        lost = self._safely(
+            lambda: [game for game in self.store.history(rules, 20) if game.result == "lost"],
+            [],
+        )
+        return lost[:count]
 
     # ------------------------------------------------------------------ events
     def changed(self, action: str, game: Game) -> None:
@@ -203,7 +314,7 @@ class Recorder:
         """
         self._leave()
         if game.rules != self._game.rules:
-            self.offer = self._safely(lambda: self.store.resume(game.rules), None)
+            self.offer = self._safely(lambda: self.store.saved_game(game.rules), None)
         self._begin(game, elapsed=0.0, game_id=None)
 
     def restarted(self) -> None:
@@ -215,14 +326,18 @@ class Recorder:
         """Take up a saved unfinished game: `saved`, else the pending offer, else the latest
         one of the current rules. Returns its Game (the widget shows it) or None if there is
         none. A started deal it replaces counts as lost; the game already being played is
-        kept as it is."""
+        kept as it is. None too when another process took that game up first (two kernels
+        offered the same saved game: one plays it)."""
         if saved is None:
-            saved = self.offer or self._safely(lambda: self.store.resume(self._game.rules), None)
+            rules = self._game.rules
+            saved = self.offer or self._safely(lambda: self.store.saved_game(rules), None)
         if saved is None:
             return None
         if saved.game_id == self._game_id:
             return self._game
         self.offer = None
+        if not self._safely(lambda: self.store.take(saved), True):
+            return None  # another process took it up since it was offered
         self._leave()
         self._begin(saved.game, elapsed=saved.elapsed, game_id=saved.game_id)
         self._started = True

@@ -29,9 +29,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import svg
 from .deals import deal_cards, parse_layout
 from .game import Game, IllegalMove, Move
 from .rules import Rules
+from .solver.budget import seconds_limit
+from .words import VERDICT_WORDS, verdict_words
 
 Verdict = Literal["winnable", "unwinnable", "unknown", "won"]
 Outcome = Literal["won", "stuck"] | None
@@ -69,6 +72,19 @@ class MoveReview:
     def followed_hint(self) -> bool:
         """The player played what the fair hint suggested."""
         return self.hint is not None and _same_move(self.hint, self.move)
+
+    @property
+    def move_text(self) -> str:
+        """The move as a player reads it ("3♦ + 10♠"); `move` is its notation."""
+        return _text(self.move)
+
+    @property
+    def hint_text(self) -> str | None:
+        return None if self.hint is None else _text(self.hint)
+
+    @property
+    def keeps_win_text(self) -> str | None:
+        return None if self.keeps_win is None else _text(self.keeps_win)
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict (one row of `Review.to_rows`)."""
@@ -134,17 +150,17 @@ class Review:
         n = len(self.steps)
         played = f"{n} move{'s' if n != 1 else ''}"
         if self.end == "won":
-            return f"Won in {played}; the deal stayed winnable throughout."
+            return f"Won in {played}; the deal could be won at every move."
         if self.start == "unwinnable":
             return f"This deal could not be won from the start; no move of the {played} lost it."
         if self.mistake is not None:
             step = self[self.mistake]
             return (
-                f"The deal was winnable until move {self.mistake} ({step.move}), after which "
-                f"it was lost; {self.better} would have kept the win."
+                f"The deal could be won until move {self.mistake} ({step.move_text}); after it, "
+                f"it could not. {self.better_text} would have kept the win."
             )
         if self.end == "winnable":
-            return f"After {played} the deal is still winnable: nothing has been lost yet."
+            return f"After {played} the deal can still be won: nothing is lost yet."
         doubt = [s.number for s in self.steps if "unknown" in (s.before, s.after)]
         if doubt:
             return (
@@ -153,6 +169,11 @@ class Review:
                 "raise time_limit to find it."
             )
         return f"After {played}, the solver could not decide this position."
+
+    @property
+    def better_text(self) -> str | None:
+        """`better` as a player reads it ("5♥ + 8♦")."""
+        return None if self.better is None else _text(self.better)
 
     def game_at(self, moves: int) -> Game:
         """The game after its first `moves` moves, the rest ready to `redo()`: to look at the
@@ -179,13 +200,21 @@ class Review:
         return f"<Review of {self.deal_id} ({len(self)} moves): {self.summary}>"
 
     def __str__(self) -> str:
-        lines = [self.summary, f"{'#':>3}  {'move':<8} {'before':<11} {'after':<11} fair hint"]
+        """The review as a text table, in card symbols and the verdict words."""
+        width = max(len(word) for word in VERDICT_WORDS.values())
+        head = f"{'#':>3}  {'move':<9} {'before':<{width}} {'after':<{width}}"
+        hints = any(step.hint is not None for step in self.steps)
+        lines = [self.summary, head + (" fair hint" if hints else "")]
         for step in self.steps:
-            mark = f"  <- lost the win; {step.keeps_win} would keep it" if step.decisive else ""
-            hint = step.hint or "-"
+            hint = f" {step.hint_text or '-'}" if hints else ""
+            mark = (
+                f"  <- the win slipped away; {step.keeps_win_text} would have kept it"
+                if step.decisive
+                else ""
+            )
             lines.append(
-                f"{step.number:>3}  {step.move:<8} {_word(step.before):<11} "
-                f"{_word(step.after):<11} {hint}{mark}"
+                f"{step.number:>3}  {step.move_text:<9} {verdict_words(step.before):<{width}} "
+                f"{verdict_words(step.after):<{width}}{hint}{mark}"
             )
         return "\n".join(lines)
 
@@ -207,8 +236,8 @@ def review(
     fair hint before every move (each within `hint_time` seconds); off, the review is quicker.
     The game given is not changed; the review judges its moves as they stand (not redo moves).
     """
-    _check_seconds("time_limit", time_limit, allow_none=True)
-    _check_seconds("hint_time", hint_time, allow_none=False)
+    time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
+    hint_time = seconds_limit("hint_time", hint_time, unlimited=False)
     source = _game_from(game)
     started = time.perf_counter()
     positions = _replay(source)
@@ -264,8 +293,9 @@ def review(
 
 # ---------------------------------------------------------------------- replay and verdicts
 def _replay(game: Game) -> list[Game]:
-    """The game after 0, 1, ... n of its moves, each a separate Game replayed from the start
-    (so each knows the cards seen up to then, and no card seen only in an undone branch)."""
+    """The game after 0, 1, ... n of its moves, each a copy taken while the game is replayed
+    from its start (so each knows the cards seen up to then, and no card seen only in an
+    undone branch: undoing from the end could not forget those)."""
     start = game.start
     shown = [*start.waste, *(c for c in game.cards[28:] if c not in start.rest)]
     replay = Game(game.cards, game.rules, deal_number=game.deal_number, start=start, seen=shown)
@@ -374,22 +404,11 @@ def _from_layout(fields: Mapping[str, Any]) -> Game:
         raise ValueError(f"the record's layout is not deal number {number}'s")
     game = Game(cards, rules, deal_number=number)
     moves = fields["moves"]
-    if isinstance(moves, str):
-        moves = moves.split()
-    for n, text in enumerate(moves, 1):
-        try:
-            game.play(Move.parse(text))
-        except IllegalMove as error:
-            raise ValueError(f"move {n} ({text!r}) cannot be replayed: {error.reason}") from None
+    try:
+        game.replay(moves.split() if isinstance(moves, str) else moves)
+    except IllegalMove as error:
+        raise ValueError(f"the record cannot be replayed: {error.reason}") from None
     return game
-
-
-def _check_seconds(name: str, value: Any, *, allow_none: bool) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        allowed = "None or " if allow_none else ""
-        raise ValueError(f"{name} must be {allowed}a number of seconds >= 0, not {value!r}")
 
 
 def _same_move(a: str, b: str) -> bool:
@@ -400,7 +419,6 @@ def _same_move(a: str, b: str) -> bool:
 
 
 # ---------------------------------------------------------------------- display
-_WORDS = {"winnable": "winnable", "unwinnable": "lost", "unknown": "unknown", "won": "won"}
 _COLOURS = {
     "winnable": "var(--jp-success-color1, #2e7d32)",
     "unwinnable": "var(--jp-error-color1, #c62828)",
@@ -409,9 +427,9 @@ _COLOURS = {
 }
 
 
-def _word(verdict: str) -> str:
-    """How a verdict reads in the table: "lost" for unwinnable (shorter, and what it means)."""
-    return _WORDS.get(verdict, verdict)
+def _text(notation: str) -> str:
+    """A move's notation as a player reads it."""
+    return Move.parse(notation).text
 
 
 def _td(content: str, *, colour: str = "", title: str | None = None, wrap: bool = True) -> str:
@@ -426,45 +444,77 @@ def _hint_text(step: MoveReview) -> str:
     to win (a fair hint with unseen cards estimates; it never claims a loss)."""
     if step.hint is None and step.hint_verdict is None:
         return ""
-    text = html.escape(step.hint or "no move")
-    if step.hint_verdict in ("winnable", "lost"):
-        text += f" <small>({html.escape(step.hint_verdict)})</small>"
+    text = html.escape(step.hint_text or "no move")
+    if step.hint_verdict in ("winnable", "unwinnable"):
+        text += f" <small>({html.escape(verdict_words(step.hint_verdict))})</small>"
     elif step.hint_chance is not None:
         text += f" <small>(≈{step.hint_chance:.0%} wins)</small>"
     return text + (" ✓" if step.followed_hint else "")
 
 
 def _html(review: Review) -> str:
-    """The review as a table: decisive row highlighted, hint reasons as tooltips."""
+    """The review as a table: decisive row highlighted, hint reasons as tooltips. A column with
+    nothing in it (no hints asked for, no decisive move) is left out."""
+    hints = any(s.hint is not None or s.hint_verdict is not None for s in review.steps)
+    notes = review.mistake is not None
     rows = []
     for step in review.steps:
         note, style = "", ""
         if step.decisive:
             style = ' style="background:var(--jp-warn-color3, #fff3e0);font-weight:bold"'
-            note = f"◀ the win slipped away here; {html.escape(str(step.keeps_win))} would keep it"
+            note = (
+                f"◀ the win slipped away here; {html.escape(str(step.keeps_win_text))} "
+                "would have kept it"
+            )
             if step.hint_reason:
                 note += f"<br><small>fair hint: {html.escape(step.hint_reason)}</small>"
-        cells = (
+        cells = [
             _td(str(step.number)),
-            _td(f"<code>{html.escape(step.move)}</code>"),
-            _td(_word(step.before), colour=_COLOURS[step.before]),
-            _td(_word(step.after), colour=_COLOURS[step.after]),
-            _td(_hint_text(step), title=step.hint_reason, wrap=False),
-            _td(note),
-        )
+            _td(html.escape(step.move_text), wrap=False),
+            _td(verdict_words(step.before), colour=_COLOURS[step.before]),
+            _td(verdict_words(step.after), colour=_COLOURS[step.after]),
+        ]
+        if hints:
+            cells.append(_td(_hint_text(step), title=step.hint_reason, wrap=False))
+        if notes:
+            cells.append(_td(note))
         rows.append(f"<tr{style}>{''.join(cells)}</tr>")
+    names = ["#", "move", "before", "after", *(["fair hint"] if hints else [])]
     head = "".join(
         f'<th style="padding:2px 8px;text-align:left">{name}</th>'
-        for name in ("#", "move", "before", "after", "fair hint", "")
+        for name in [*names, *([""] if notes else [])]
     )
     deal = review.deal_id if "#" in review.deal_id else f"{review.rules}, a chosen layout"
     solved = f"{review.solved} position{'s' if review.solved != 1 else ''} solved"
     facts = f"deal {html.escape(deal)} · {solved} in {review.seconds:.1f} s"
     if any(step.hint is not None for step in review.steps):
         facts += " · ✓ the move played was the fair hint's (hover a hint for its reason)"
+    table = (
+        '<table style="border-collapse:collapse">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
     return (
         '<div class="pyramid-review">'
         f"<p><b>{html.escape(review.summary)}</b><br><small>{facts}</small></p>"
-        '<table style="border-collapse:collapse">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        '<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start">'
+        f"<div>{table}</div>{_picture(review)}</div></div>"
     )
+
+
+def _picture(review: Review) -> str:
+    """The position that matters, as a picture beside the table: before the decisive move,
+    with the mistake and the better move marked; else where the game ended."""
+    if review._game is None:
+        return ""
+    if review.mistake is None:
+        picture, caption = svg.board(review._game, size=360), "Where the game ended."
+    else:
+        picture = svg.board(
+            review.game_at(review.mistake - 1),
+            size=360,
+            mistake=review[review.mistake].move,
+            better=review.better,
+        )
+        caption = f"Before move {review.mistake}: the mistake and the move that kept the win."
+    words = f"<figcaption><small>{caption}</small></figcaption>"
+    return f'<figure style="margin:0">{picture}{words}</figure>'

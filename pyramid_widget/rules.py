@@ -1,7 +1,9 @@
-"""Rule settings and the editions' named presets.
+"""Rule settings, the named presets, and the editions they come from.
 
-Every point on which the five editions differ is a field of `Rules`; an edition is a preset.
-Nothing about these choices is hard-wired anywhere else: the game consults its `Rules`.
+Every point on which the five source editions differ is a field of `Rules`; each edition's
+combination is a named preset. Nothing about these choices is hard-wired anywhere else: the
+game consults its `Rules`. The editions' codes ("000" ... "004", the source documents) are
+defined once, in `EDITIONS`; everywhere else the code speaks of behaviour.
 """
 
 from __future__ import annotations
@@ -72,7 +74,13 @@ class Rules:
 
     @classmethod
     def parse(cls, text: str) -> Rules:
-        """Read a name as printed by `name`: "open-stock" or "classic,passes=1,scoring=true"."""
+        """Read a name as printed by `name`: "open-stock" or "classic,passes=1,scoring=true".
+
+        >>> Rules.parse("classic,passes=1").passes
+        1
+        >>> Rules.parse("scored,passes=unlimited").name
+        'scored,passes=unlimited'
+        """
         if not isinstance(text, str) or not text.strip():
             raise ValueError("rules name is empty")
         head, *parts = [p.strip() for p in text.split(",")]
@@ -114,6 +122,87 @@ class Rules:
     def passes_text(self) -> str:
         return "unlimited" if self.passes is None else str(self.passes)
 
+    @property
+    def explained(self) -> tuple[tuple[str, str], ...]:
+        """How to play under these rules, as (title, text) sections for a Rules panel: made
+        from the settings, so it is always true to them.
+
+        >>> dict(Rules.preset("one-recycle").explained)["Passes"].endswith("2 passes in all.")
+        True
+        """
+        pairs = (
+            "Remove two cards in play whose values make 13: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, "
+            "6 + 7. A King is 13 on its own and is removed alone."
+        )
+        if self.stock_in_play:
+            in_play = (
+                "A pyramid card is in play once no card lies on it. The top card of the waste "
+                "and the stock's top card, which lies face up, are in play too, and may pair "
+                "with each other."
+            )
+            in_play += (
+                " A King on top of the stock is removed straight from there."
+                if self.king_from_stock
+                else " A King on top of the stock must be drawn to the waste first."
+            )
+        else:
+            in_play = (
+                "A pyramid card is in play once no card lies on it. Besides those, only the top "
+                "card of the waste is in play; the stock lies face down."
+            )
+        draw = "Tap the stock to turn its next card onto the waste."
+        if self.passes == 1:
+            passes = f"{draw} You go through the stock once: the waste is never turned over."
+        elif self.passes is None:
+            passes = (
+                f"{draw} Once the stock is empty, the waste can be turned over to go through "
+                "it again, as often as you like."
+            )
+        else:
+            passes = (
+                f"{draw} Once the stock is empty, the waste can be turned over to go through "
+                f"it again: {self.passes} passes in all."
+            )
+        win = (
+            "Clear the whole deck to win: the pyramid, the stock and the waste."
+            if self.win == "deck"
+            else "Clear all 28 pyramid cards to win; cards left in the stock and the waste do "
+            "not matter."
+        )
+        sections = [("Pairs", pairs), ("In play", in_play), ("Passes", passes), ("The win", win)]
+        if self.scoring:
+            sections.append((
+                "Scoring",
+                "5 points a card removed, 25 for each cleared row, and on clearing the pyramid "
+                "100 more plus 10 for each card still in the stock and the waste. Undo takes "
+                "the points back.",
+            ))  # fmt: skip
+        sections.append((
+            "Out of moves",
+            "When no pair, King, draw or recycle is left you are out of moves: undo, restart "
+            "the deal or start a new one. A game counts as lost only when you leave it "
+            "(restart it, or play another deal) after its first move.",
+        ))  # fmt: skip
+        return tuple(sections)
+
+    @property
+    def summary(self) -> str:
+        """These rules in one plain sentence, e.g. for a menu.
+
+        >>> Rules.preset("strict").summary
+        'Stock top face up and in play; a King there is drawn first; 1 pass; clear the whole deck.'
+        """
+        if self.stock_in_play:
+            stock = "Stock top face up and in play"
+            if not self.king_from_stock:
+                stock += "; a King there is drawn first"
+        else:
+            stock = "Stock face down, waste top in play"
+        passes = {None: "unlimited passes", 1: "1 pass"}.get(self.passes, f"{self.passes} passes")
+        win = "clear the whole deck" if self.win == "deck" else "clear the pyramid"
+        scored = "; scored" if self.scoring else ""
+        return f"{stock}; {passes}; {win}{scored}."
+
 
 def _show(value: Any) -> str:
     if value is None:
@@ -141,15 +230,31 @@ def _read(key: str, raw: str) -> Any:
 
 
 PRESETS: dict[str, Rules] = {
-    # 000: face-down stock, waste top only, 3 passes, clear the pyramid.
     "classic": Rules(),
-    # 001: as classic, with scoring (passes may be overridden to 1 or None).
     "scored": Rules(scoring=True),
-    # 002/003 and Microsoft: stock top face up and in play, 3 passes.
     "open-stock": Rules(stock_in_play=True),
-    # 004: waste top only, a single recycle.
     "one-recycle": Rules(passes=2),
-    # 002's strict traditional game: stock top in play, one pass, the whole deck must go.
-    # King on the stock top drawn first, as in 002.
     "strict": Rules(stock_in_play=True, passes=1, win="deck", king_from_stock=False),
 }
+"""The named presets: each source edition's combination of rules (see `EDITIONS`)."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One source edition (the rule pages and guides the product is built from)."""
+
+    code: str
+    preset: str
+    what: str
+
+
+EDITIONS: tuple[Edition, ...] = (
+    Edition("000", "classic", "face-down stock, waste top only, 3 passes; auto-pair, records"),
+    Edition("001", "scored", "scoring, 1/3/unlimited passes, winnable deals, all-seeing hints"),
+    Edition("002", "open-stock", "stock top face up and in play, 3 passes"),
+    Edition("002", "strict", "the traditional game: 1 pass, the whole deck, King drawn first"),
+    Edition("003", "open-stock", "stock top in play; refusals explained; fair hints"),
+    Edition("004", "one-recycle", "waste top only, a single recycle; daily deal"),
+)
+"""The one table of edition codes and the presets that play them (shared/seeds/ holds the
+source texts). Text a player reads never names an edition: it names behaviour."""

@@ -15,43 +15,64 @@ No Jupyter import here: the state is a plain JSON-able dict, testable without a 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .game import Game
-from .records import Records
-from .rules import Rules
+from .puzzles import DIFFICULTIES, THEMES
+from .rules import PRESETS, Rules
+from .svg import WASTE_FAN
+from .words import VERDICT_WORDS
 
 if TYPE_CHECKING:
+    from .records import FinishedGame, Records, SavedGame
     from .review import Review
-    from .store import SavedGame
 
 #: Bumped when the shape of the state changes incompatibly, so a front end can tell.
 SCHEMA = 1
 
-#: How many waste cards a view may show, top included.
-MAX_FAN = 3
+MAX_FAN = WASTE_FAN
+"""How many waste cards a view may show, top included (as many as a picture shows)."""
+
+
+def _option(default: bool, label: str, help: str) -> Any:
+    return field(default=default, metadata={"label": label, "help": help})
 
 
 @dataclass(frozen=True)
 class ViewOptions:
-    """Display choices that are not rules: they change what a view offers, never legality."""
+    """Display choices that are not rules: they change what a view offers, never legality.
+    Each option's label and help, as the board's menu shows them, live here and nowhere else."""
 
-    highlight_partners: bool = True
-    """Outline the cards that make 13 with the selected one (on by default, optional in 004)."""
-
-    auto_pair: bool = False
-    """000's way: one tap pairs a card with its first partner instead of selecting it."""
-
-    fair_hints: bool = True
-    """003's hints, which use only what the player has seen; off gives 001's all-seeing ones."""
-
-    dead_end_notice: bool = False
-    """001's early notice that no card still to come can ever fit. It looks at the values of
-    unseen cards (as 001 does), so it is off unless asked for."""
-
-    winnable_only: bool = False
-    """001's "winnable deals only": new deals come from the solver's `deal_winnable`."""
+    highlight_partners: bool = _option(
+        True,
+        "Highlight partners",
+        "Outline the cards that make 13 with the selected one.",
+    )
+    auto_pair: bool = _option(
+        False,
+        "Auto-pair: a tap takes the first partner",
+        "One tap pairs a card with the first card in play that makes 13 with it, instead of "
+        "selecting it; drag one card onto another to choose the partner.",
+    )
+    fair_hints: bool = _option(
+        True,
+        "Fair hints (only cards you have seen)",
+        "Hints use only the cards you have seen; off, the solver sees every card and can "
+        "prove a deal lost.",
+    )
+    dead_end_notice: bool = _option(
+        False,
+        "Early dead-end notice (looks at unseen cards)",
+        "Say as soon as no card still to come can ever fit the pyramid; it looks at the "
+        "values of cards you have not seen, so it is off unless asked for.",
+    )
+    winnable_only: bool = _option(
+        False,
+        "Winnable deals only",
+        "Random new deals are proven winnable by the solver before they are dealt.",
+    )
 
     waste_fan: int = MAX_FAN
     """How many waste cards to show, top included (1 shows the top alone)."""
@@ -59,6 +80,43 @@ class ViewOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.waste_fan <= MAX_FAN:
             raise ValueError(f"waste_fan must be between 1 and {MAX_FAN}, not {self.waste_fan}")
+
+
+OPTION_FIELDS = tuple(f for f in fields(ViewOptions) if "label" in f.metadata)
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in OPTION_FIELDS)
+"""The options a player can switch on the board (and a notebook through the widget's traits)."""
+
+PASS_CHOICES: tuple[tuple[str, str], ...] = (
+    ("1", "1 pass"),
+    ("2", "2 passes"),
+    ("3", "3 passes"),
+    ("unlimited", "unlimited"),
+)
+
+
+def catalog() -> dict[str, Any]:
+    """The tables a front end builds its menus from, sent once: the presets with a sentence
+    each, the pass choices and the options with their labels and help. The front end keeps
+    no copy of them."""
+    return {
+        "presets": [
+            {"name": name, "label": name.replace("-", " ").capitalize(), "summary": rules.summary}
+            for name, rules in PRESETS.items()
+        ],
+        "passes": [{"value": value, "label": label} for value, label in PASS_CHOICES],
+        "options": [
+            {"name": f.name, "label": f.metadata["label"], "help": f.metadata["help"]}
+            for f in OPTION_FIELDS
+        ],
+        "verdicts": dict(VERDICT_WORDS),
+        "puzzles": {
+            "themes": [
+                {"id": theme.id, "title": theme.title, "meaning": theme.meaning}
+                for theme in THEMES.values()
+            ],
+            "difficulties": list(DIFFICULTIES),
+        },
+    }
 
 
 @dataclass(frozen=True)
@@ -94,16 +152,22 @@ def pyramid_statuses(game: Game) -> list[dict[str, str]]:
     return slots
 
 
-def deal_id(game: Game) -> str | None:
-    """The deal's shareable identifier when it gives nothing away, else None.
+def deal_view(game: Game, *, chosen: bool, proven: bool | None) -> dict[str, Any]:
+    """What the board may say about which deal this is.
 
-    A numbered deal is named by its number ("classic#42"). Any other deal's code spells out
-    the whole deck, unseen stock included, so it is only handed over on request (sharing), or
-    once the game is won.
+    Every deal is a numbered deal or a layout, so its number or code rebuilds the whole stock:
+    while a card is unseen, a deal is only named if the player chose it (by number, the daily
+    deal, a deal code). Once the game is won or every card has been seen, nothing is secret
+    any more. A layout's code spells out the deck, so it waits for that too; sharing hands it
+    over on request (the `share` intent), never in the state.
     """
-    if game.deal_number is not None or game.is_won:
-        return game.deal_id
-    return None
+    open_book = game.is_won or set(game.cards) <= game.seen
+    named = game.deal_number is not None and chosen
+    return {
+        "id": game.deal_id if named or open_book else None,
+        "number": game.deal_number if named or open_book else None,
+        "proven": proven,
+    }
 
 
 @dataclass(frozen=True)
@@ -114,7 +178,10 @@ class Extras:
     never rewinds it); running / paused: its state (views tick it on between states).
     hint: a `hint_view` dict, or None. next_rules: the rules name new deals will use.
     finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
-    winnable when it was dealt (None when nobody asked).
+    winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
+    deal (by number, the daily deal, a deal code), so its number may be shown.
+    review_blocker: why the review cannot open now (None when it can). puzzle: the puzzle on
+    the board (`puzzle_mode.PuzzleRun.view`), or None.
     """
 
     elapsed: float = 0.0
@@ -127,6 +194,9 @@ class Extras:
     offer: dict[str, Any] | None = None
     records: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
+    deal_chosen: bool = False
+    review_blocker: str | None = None
+    puzzle: dict[str, Any] | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -136,17 +206,20 @@ def hint_view(hint: Any) -> dict[str, Any]:
     """The part of a solver `Hint` a view shows: the move to highlight and the words.
 
     The move is a legal move now, so it names only cards in play; a fair hint's reason speaks
-    only of seen cards. (An all-seeing hint, 001's, may speak of any card: that is its point.)
+    only of seen cards. (An all-seeing hint may speak of any card: that is its point.)
     """
     move = getattr(hint, "move", None)
     chance = getattr(hint, "chance", None)
+    verdict = str(getattr(hint, "verdict", "unknown"))
     return {
         "status": "done",
         "move": str(move) if move is not None else None,
         "kind": str(getattr(hint, "kind", "none")),
-        "verdict": str(getattr(hint, "verdict", "unknown")),
+        "verdict": verdict,
         "reason": str(getattr(hint, "reason", "")),
         "chance": float(chance) if chance is not None else None,
+        # Every order of the unseen cards that was tried lost: the sentence says so.
+        "looks_lost": verdict == "unknown" and chance == 0.0,
     }
 
 
@@ -159,17 +232,63 @@ def offer_view(saved: SavedGame | None) -> dict[str, Any] | None:
     if saved is None:
         return None
     game = saved.game
+    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
     return {
         "rules": game.rules.name,
         "moves": game.move_count,
         "cleared": game.cleared,
         "elapsed": round(saved.elapsed, 3),
+        "text": (
+            f"Continue your {game.rules.name} game ({moves}, {game.cleared} of 28 cleared, "
+            f"{clock_text(saved.elapsed)})? Playing another deal instead counts it as a loss."
+        ),
     }
 
 
-def records_view(records: Records, *, saving: bool) -> dict[str, Any]:
-    """One rules preset's records for the Records panel; `saving` is False with store=None."""
-    return {**records.to_dict(), "saving": saving}
+def clock_text(seconds: float) -> str:
+    """Play time as the board's clock shows it: "2:05", "1:02:05".
+
+    >>> clock_text(125), clock_text(3725)
+    ('2:05', '1:02:05')
+    """
+    minutes, secs = divmod(int(max(0.0, seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+COUNTS = (
+    "A game counts once it is won or given up. Restarting it, or playing another deal (or "
+    "continuing another saved game) after its first move, gives it up: that is a loss. Being "
+    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
+    "position) count as played, never for bests or streaks."
+)
+OFFERS = (
+    "Each new board offers to continue the last unfinished game of its rules; a first move on "
+    "another deal gives that game up."
+)
+
+
+def records_view(
+    records: Records, *, saving: bool, losses: Sequence[FinishedGame] = ()
+) -> dict[str, Any]:
+    """One rules preset's records for the Records panel, with the sentences that say what
+    counts (`saving` is False with store=None or a read-only database; `losses`: the latest
+    lost games, so a player can see which games the losses were)."""
+    notes = [COUNTS]
+    if records.losses:
+        notes.append(OFFERS)
+    if losses:
+        named = "; ".join(_lost_game(game) for game in losses)
+        notes.append(f"Latest losses: {named}.")
+    if not saving:
+        notes.append("Saving is off: games on this board are not recorded.")
+    return {**records.to_dict(), "saving": saving, "notes": notes}
+
+
+def _lost_game(game: FinishedGame) -> str:
+    deal = f"deal {game.deal_number}" if game.deal_number is not None else "a chosen layout"
+    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
+    return f"{deal}, left after {moves} on {game.finished_at:%d %b %H:%M}"
 
 
 REVIEWING = {"status": "reviewing"}
@@ -188,13 +307,16 @@ def review_view(review: Review) -> dict[str, Any]:
         {
             "number": step.number,
             "move": step.move,
+            "move_text": step.move_text,
             "before": step.before,
             "after": step.after,
             "hint": step.hint,
+            "hint_text": step.hint_text,
             "hint_reason": step.hint_reason,
             "followed": step.followed_hint,
             "decisive": step.decisive,
             "keeps_win": step.keeps_win,
+            "keeps_win_text": step.keeps_win_text,
         }
         for step in review.steps
     ]
@@ -204,12 +326,80 @@ def review_view(review: Review) -> dict[str, Any]:
         "outcome": review.outcome,
         "mistake": review.mistake,
         "better": review.better,
+        "better_text": review.better_text,
+        "hints": any(step.hint is not None or step.hint_verdict for step in review.steps),
         "rows": rows,
+        "end": len(rows),
+    }
+
+
+CONTROLS_TEXT = (
+    "Tap a card in play to select it, then a partner to pair them (or drag one card onto the "
+    "other); tap a King to remove it. Tap the stock to draw, or to turn the waste over once "
+    "the stock is empty.{stock} Keys: arrows move, Enter or Space selects, D draws, R "
+    "recycles, U or Ctrl+Z undoes, H asks for a hint, N deals anew, P pauses, F goes full "
+    "screen, Esc clears the selection.{auto}"
+)
+
+
+def rules_view(rules: Rules, options: ViewOptions) -> dict[str, Any]:
+    """The rules a view names and explains: the settings, and the Rules panel's sections
+    (how to play under exactly these rules, then the controls)."""
+    stock = (
+        " With a card selected, tap the stock to pair it with the stock's top card."
+        if rules.stock_in_play
+        else ""
+    )
+    auto = (
+        " Auto-pair is on: a tap pairs a card with its first partner." if options.auto_pair else ""
+    )
+    sections = [
+        *rules.explained,
+        ("Controls", CONTROLS_TEXT.format(stock=stock, auto=auto)),
+    ]
+    return {
+        **_rules_summary(rules),
+        "explained": [{"title": title, "text": text} for title, text in sections],
     }
 
 
 def _rules_summary(rules: Rules) -> dict[str, Any]:
-    return {"name": rules.name, **rules.to_dict()}
+    return {"name": rules.name, **rules.to_dict(), "passes_choice": rules.passes_text}
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def controls_view(
+    game: Game, *, paused: bool, review_blocker: str | None, puzzle: bool = False
+) -> dict[str, dict[str, Any]]:
+    """Which buttons can do something now, and for those that cannot, the sentence saying why
+    (a greyed button's tooltip). `review_blocker` is the session's word on the review."""
+
+    def control(*reasons: str | None) -> dict[str, Any]:
+        why = next((reason for reason in reasons if reason), None)
+        return {"enabled": why is None, "why": None if why is None else _sentence(why)}
+
+    won = "the game is won" if game.is_won else None
+    stuck = "no move is left" if game.outcome == "stuck" else None
+    hold = PAUSED if paused else None
+    return {
+        "hint": control(won, stuck, hold, NO_HINTS_IN_PUZZLES if puzzle else None),
+        "undo": control(hold, None if game.can_undo else "nothing to undo"),
+        "redo": control(hold, None if game.can_redo else "nothing to redo"),
+        "recycle": control(hold, game.recycle_blocker),
+        "pause": control(won),
+        "review": control(review_blocker),
+        "restart": control(
+            None if game.can_undo or game.can_redo else "no move has been played yet"
+        ),
+    }
+
+
+PAUSED = "the game is paused: resume to play"
+NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
+"""Why nothing moves during a pause (a refusal, and a greyed button's tooltip)."""
 
 
 def build_state(
@@ -236,8 +426,15 @@ def build_state(
         "schema": SCHEMA,
         "version": version,
         "position_version": version if position_version is None else position_version,
-        "deal": {"id": deal_id(game), "number": game.deal_number, "proven": extras.proven},
-        "rules": _rules_summary(rules),
+        "deal": deal_view(game, chosen=extras.deal_chosen, proven=extras.proven),
+        "rules": rules_view(rules, options),
+        "controls": controls_view(
+            game,
+            paused=extras.paused,
+            review_blocker=extras.review_blocker,
+            puzzle=extras.puzzle is not None,
+        ),
+        "puzzle": extras.puzzle,
         "pyramid": pyramid_statuses(game),
         "stock": {
             "count": game.stock_count,
@@ -249,6 +446,7 @@ def build_state(
             "fan": [str(card) for card in waste[-options.waste_fan :]] if waste else [],
         },
         "playable": [str(card) for card in game.in_play],
+        "selectable": [] if options.auto_pair else [str(card) for card in game.selectable],
         "legal": [str(move) for move in game.legal_moves()],
         "status": {
             "cleared": game.cleared,

@@ -205,7 +205,10 @@ def test_legal_moves_lists_pairs_and_kings_first_then_draw():
     game = Game.deal(1)
     assert [str(m) for m in game.legal_moves()] == ["Kc", "Kh", "draw"]
     assert game.is_legal("Kc") and not game.is_legal("7d")
-    assert game.refusal("7d") == "that card needs a partner that makes 13"
+    assert game.refusal("7d") == "that card is still covered"  # where it lies comes first
+    assert game.refusal("8s") == "nothing in play makes 13 with that card"
+    lesson = Game.from_position({0: "5h"}, waste=["8c"])  # its partner is in play
+    assert lesson.refusal("5h") == "that card needs a partner that makes 13"
 
 
 def test_log_history_and_move_count_agree():

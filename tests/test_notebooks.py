@@ -7,6 +7,8 @@ on its path; the widget cells run without a browser (the kernel only sends the v
 from __future__ import annotations
 
 import ast
+import base64
+import functools
 import os
 import re
 from pathlib import Path
@@ -22,6 +24,7 @@ NAMES = [
     "teaching_pairing_strategy.ipynb",
     "inspect_state.ipynb",
     "winnability.ipynb",
+    "puzzles.ipynb",
 ]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -43,7 +46,9 @@ def execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+@functools.cache
 def run(name: str) -> nbformat.NotebookNode:
+    """A notebook run once per test session (the tests only read what it showed)."""
     return execute(nbformat.read(NOTEBOOKS / name, as_version=4))
 
 
@@ -101,7 +106,7 @@ def test_teaching_notebook_checks_every_default_answer_right_and_finds_the_mista
     report = text_of(cell_with(nb, "played = ("))
     assert "the win slipped away here" in report
     summary = text_of(cell_with(nb, "print(report.summary)"))
-    assert "until move 17 (4h+9h)" in summary and "4h+9c" in summary
+    assert "until move 17 (4♥ + 9♥)" in summary and "4♥ + 9♣ would have kept the win" in summary
 
 
 @pytest.mark.slow
@@ -132,7 +137,7 @@ def test_teaching_notebook_says_why_a_wrong_answer_is_wrong() -> None:
     assert len(checks) == 7
     for output in checks:
         assert output.lstrip().startswith("not quite"), output
-    assert "missed Ah+Qs" in checks[0] and "2c+Jc is not possible here" in checks[0]
+    assert "missed A♥ + Q♠" in checks[0] and "2♣ + J♣ is not possible here" in checks[0]
 
 
 @pytest.mark.slow
@@ -161,3 +166,63 @@ def test_winnability_notebook_draws_its_table_and_chart() -> None:
         assert name in table
     assert table.count("%") >= 2 * 12  # a rate and its interval for each of the 12 settings
     assert "<svg" in text_of(cell_with(nb, "chart(results)"))
+
+
+@pytest.mark.slow
+def test_the_teaching_notebook_exported_to_html_shows_every_position_as_a_picture() -> None:
+    from nbconvert import HTMLExporter
+
+    nb = run("teaching_pairing_strategy.ipynb")
+    shown = [
+        cell.source
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if "image/svg+xml" in output.get("data", {})
+    ]
+    assert len(shown) >= 10  # six lessons, a hint, the marked mistakes, the reviewed game
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    pictures = page.count('<div class="jp-RenderedSVG') + page.count('class="pw-board"')
+    assert pictures >= len(shown) + 1  # the review's own picture beside its table
+    assert "stock [##]" not in page and ".. " * 3 not in page  # no text board left
+    assert not re.search(r"\b(?:[A2-9TJQK][cdhs])\b(?![^<]*>)", _words(page))
+
+
+def _words(page: str) -> str:
+    """What a reader of the exported page reads: the text outside tags, code cells left out."""
+    page = re.sub(r'<div class="jp-InputArea.*?</div>\s*</div>\s*</div>', "", page, flags=re.S)
+    page = re.sub(r"<style.*?</style>|<script.*?</script>", "", page, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", page)
+
+
+@pytest.mark.slow
+def test_a_saved_board_keeps_a_picture_of_its_last_position() -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "from pyramid_widget import PyramidWidget\nw = PyramidWidget('classic', store=None)\nw"
+        ),
+        nbformat.v4.new_code_cell("w.draw(); w.draw(); w.game.deal_number"),
+    ]
+    execute(nb)
+    outputs = nb.cells[0].outputs
+    assert WIDGET_VIEW in outputs[0]["data"]  # the live board
+    html = outputs[1]["data"]["text/html"]  # and, beside it, the picture
+    assert html.startswith('<div class="pw-picture"><img alt="Pyramid board (classic)')
+    picture = base64.b64decode(html.split("base64,")[1].split('"')[0]).decode()
+    assert "Moves 2" in picture  # updated after the moves made in the next cell
+    number = nb.cells[1].outputs[0]["data"]["text/plain"]
+    assert number not in html  # a random deal stays anonymous while cards are unseen
+
+
+@pytest.mark.slow
+def test_the_puzzles_notebook_shows_checks_and_plays_a_worksheet() -> None:
+    nb = run("puzzles.ipynb")
+    sheet = cell_with(nb, "sheet = chosen.pick(")
+    pictures = [o for o in sheet.outputs if "image/svg+xml" in o.get("data", {})]
+    assert len(pictures) == 3 and "Find the one removal that keeps the win." in text_of(sheet)
+    checked = text_of(cell_with(nb, "verdict = puzzle.check(answer)"))
+    assert checked.count(": right.") == 3 and "not quite" not in checked
+    assert shows_widget(cell_with(nb, "w.puzzle(sheet[0])"))
+    assert "Right:" in text_of(cell_with(nb, "w.play(answers[0])"))
+    answers = cell_with(nb, "puzzle.picture(answer=True)")
+    assert text_of(answers).count("keeps the win") == 3 and "can never leave" in text_of(answers)

@@ -61,6 +61,7 @@ def test_the_wheel_ships_the_front_end_and_licence(wheel: Path) -> None:
 _PROBE = """
 import json, pathlib
 import pyramid_widget
+from pyramid_widget import puzzles
 from pyramid_widget.widget import PyramidWidget
 
 def text(value):
@@ -71,6 +72,7 @@ print(json.dumps({
     "package": pyramid_widget.__file__,
     "esm": text(PyramidWidget._esm),
     "css": text(PyramidWidget._css),
+    "puzzles": {rules: len(puzzles.load(rules)) for rules in puzzles.SHIPPED},
 }))
 """
 
@@ -102,3 +104,4 @@ def test_the_installed_widget_finds_its_js_and_css_inside_the_package(
     assert Path(probe["package"]).is_relative_to(venv)
     assert FRONT_END["widget.js"].read_text().strip() in probe["esm"]
     assert FRONT_END["widget.css"].read_text().strip() in probe["css"]
+    assert all(count >= 200 for count in probe["puzzles"].values()), probe["puzzles"]  # data too

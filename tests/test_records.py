@@ -1,16 +1,21 @@
-"""Records and the Recorder session: 000's loss rule, the clock, Continue, and records that stay
+"""Records and the Recorder session: the loss rule, the clock, Continue, and records that stay
 exact over hundreds of random games played through the Python API."""
 
 from __future__ import annotations
 
+import ast
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
+import pyramid_widget
 from pyramid_widget import Card, Game, build_layout
-from pyramid_widget.records import Recorder, Records, summarize
+from pyramid_widget.records import Outcome, Recorder, Records, summarize
 from pyramid_widget.store import NullStore, Store
+
+PACKAGE = Path(pyramid_widget.__file__).parent
 
 
 class FakeClock:
@@ -145,10 +150,10 @@ def test_continuing_twice_keeps_the_game_being_played(store):
     resumed.draw()
     player.moved()
     assert store.records("classic").games == 0
-    assert store.resume("classic").game.log == ["draw"] * 3
+    assert store.saved_game("classic").game.log == ["draw"] * 3
 
 
-# ---------------------------------------------------------------------- 000's loss rule
+# ---------------------------------------------------------------------- the loss rule
 def test_a_win_is_recorded_once(store):
     game, line = quick_win(1)
     recorder = Recorder(store, game)
@@ -183,7 +188,7 @@ def test_leaving_a_begun_unfinished_deal_records_a_loss(store, leave):
     records = store.records("classic")
     assert (records.games, records.losses, records.current_streak) == (1, 1, 0)
     assert store.history()[0].moves == ("draw",)
-    assert store.resume("classic") is None  # a lost game is not offered again
+    assert store.saved_game("classic") is None  # a lost game is not offered again
 
 
 @pytest.mark.parametrize("leave", ["restart", "new"])
@@ -205,7 +210,7 @@ def test_undo_alone_records_nothing_but_leaving_the_begun_deal_does(store):
         game.undo()
         recorder.moved()
     assert store.records("classic").games == 0
-    assert store.resume("classic").game.redo_moves == game.redo_moves  # saved, still open
+    assert store.saved_game("classic").game.redo_moves == game.redo_moves  # saved, still open
     recorder.new_game(Game.deal(13))
     assert store.records("classic").losses == 1
 
@@ -218,7 +223,7 @@ def test_being_stuck_is_a_notice_not_a_loss(store):
         recorder.moved()
     assert game.is_stuck
     assert store.records("strict").games == 0
-    assert store.resume("strict").game.is_stuck  # can still be continued, then undone
+    assert store.saved_game("strict").game.is_stuck  # can still be continued, then undone
     recorder.new_game(Game.deal(3, "strict"))
     assert store.records("strict").losses == 1
 
@@ -238,10 +243,10 @@ def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
     declined = Recorder(store, fresh)
     assert declined.offer is not None
     fresh.draw()
-    declined.moved()  # a new game started instead of Continue: 000 counts the old one lost
+    declined.moved()  # a new game started instead of Continue: the old one is lost
     assert declined.offer is None
     assert store.records("classic").losses == 1
-    assert store.resume("classic").game_id == declined.game_id
+    assert store.saved_game("classic").game_id == declined.game_id
 
 
 def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
@@ -258,7 +263,7 @@ def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
     player.moved()  # declines the scored game only
     assert store.records("scored").losses == 1
     assert store.records("classic").games == 0
-    assert store.resume("classic").game.code == classic.code
+    assert store.saved_game("classic").game.code == classic.code
 
 
 # ---------------------------------------------------------------------- the clock
@@ -306,6 +311,91 @@ def test_without_a_store_nothing_is_kept():
         recorder.moved()
     assert recorder.finished and recorder.records() == Records("classic")
     assert recorder.continue_game() is None
+
+
+# ---------------------------------------------------------------------- practice
+def one_move_from_the_win(rules: str = "classic") -> Game:
+    """A game begun from a position code: only the apex 5♥ is left, the 8♣ on the waste."""
+    lesson = Game.from_position({0: "5h"}, waste=["8c"], rules=rules)
+    return Game.from_code(lesson.code)
+
+
+def win_from_the_start(recorder: Recorder, clock: FakeClock, seed: int, rules: str) -> Game:
+    """Win a deal from its start, a second per move: 14 s from the first move to the 15th."""
+    game, line = quick_win(seed, rules)
+    recorder.new_game(game)
+    for move in line:
+        game.play(move)
+        recorder.moved()
+        clock.tick(1)
+    return game
+
+
+@pytest.mark.parametrize("rules", ["classic", "scored"])
+def test_a_game_begun_from_a_position_code_counts_as_played_but_sets_no_record(store, rules):
+    game = one_move_from_the_win(rules)
+    assert not game.from_deal_start
+    recorder = Recorder(store, game)
+    game.play("5h+8c")
+    recorder.moved()
+    assert game.is_won
+    records = store.records(rules)
+    assert (records.games, records.wins, records.losses) == (1, 1, 0)  # played, and won
+    assert (records.fastest_win, records.fewest_moves, records.best_score) == (None, None, None)
+    assert (records.current_streak, records.best_streak) == (0, 0)
+    [entry] = store.history()
+    assert entry.practice and entry.result == "won"
+
+
+def test_a_practice_game_neither_extends_nor_breaks_a_streak(store, clock):
+    recorder = Recorder(store, Game.deal(1), clock=clock)
+    first = win_from_the_start(recorder, clock, 1, "scored")
+    practice = one_move_from_the_win("scored")
+    recorder.new_game(practice)
+    practice.play("recycle")  # begun, then given up: a practice loss
+    recorder.moved()
+    second = win_from_the_start(recorder, clock, 2, "scored")
+    lesson = one_move_from_the_win("scored")
+    recorder.new_game(lesson)
+    lesson.play("5h+8c")  # a practice win: at once, and the 28th move
+    recorder.moved()
+    records = store.records("scored")
+    assert (records.games, records.wins, records.losses) == (4, 3, 1)
+    assert (records.current_streak, records.best_streak) == (2, 2)
+    assert (records.fastest_win, records.fewest_moves) == (14, 15)  # not 0 s, not the lesson
+    assert records.best_score == max(first.score, second.score)
+
+
+def test_summarize_leaves_practice_games_out_of_bests_and_streaks():
+    rows = [
+        Outcome("won", 90.0, 40, 300),
+        Outcome("lost", 5.0, 2, 20, practice=True),  # does not break the streak
+        Outcome("won", 1.0, 1, 10**6, practice=True),  # sets no best, does not extend it
+        ("won", 80.0, 50, 200),  # a plain tuple: begun at its deal's start
+    ]
+    records = summarize("scored", rows)
+    assert (records.games, records.wins, records.losses) == (4, 3, 1)
+    assert (records.current_streak, records.best_streak) == (2, 2)
+    assert (records.fastest_win, records.fewest_moves, records.best_score) == (80.0, 40, 300)
+
+
+# ---------------------------------------------------------------------- layering
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at any depth (inside functions and TYPE_CHECKING too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            found |= {f"{'.' * node.level}{node.module or ''}"}
+            if node.module is None:
+                found |= {f"{'.' * node.level}{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_records_sit_below_the_store_and_never_import_it():
+    assert not {".store", "pyramid_widget.store"} & imported_modules(PACKAGE / "records.py")
+    assert ".records" in imported_modules(PACKAGE / "store.py")
 
 
 # ---------------------------------------------------------------------- summaries
@@ -393,4 +483,18 @@ def test_records_stay_exact_over_hundreds_of_random_games(store, clock):
         for key, value in expected_records(rules, finished).items():
             assert records[key] == pytest.approx(value), (rules, key)
     assert len(store.history()) == sum(map(len, log.values()))
-    assert store.resume("classic") is None and store.resume("scored") is None
+    assert store.saved_game("classic") is None and store.saved_game("scored") is None
+
+
+def test_an_offer_saved_again_since_it_was_made_is_not_taken_up_stale(store):
+    game = Game.deal(40)
+    first = Recorder(store, game)
+    game.draw()
+    first.moved()
+    later = Recorder(store, Game.deal(41))
+    assert later.offer.game.log == ["draw"]
+    game.draw()
+    first.moved()  # saved again after the offer was made
+    assert later.continue_game() is None  # the stale offer would lose the second draw
+    resumed = later.continue_game()  # asked again: the latest save
+    assert resumed is not None and resumed.log == ["draw", "draw"]

@@ -11,8 +11,9 @@ import warnings
 from pathlib import Path
 
 import pytest
+from helpers import won_game, write_schema_1_database
 
-from pyramid_widget import Game
+from pyramid_widget import Game, locks
 from pyramid_widget.store import (
     DEFAULT,
     SCHEMA_VERSION,
@@ -38,14 +39,6 @@ def path(tmp_path) -> Path:
 def played(number: int = 8, moves: int = 10, rules: str = "classic") -> Game:
     game = Game.deal(number, rules)
     for _ in range(moves):
-        game.play(game.legal_moves()[0])
-    return game
-
-
-def won(number: int = 1) -> Game:
-    """Deal 1 is won by always playing the first legal move."""
-    game = Game.deal(number)
-    while not game.is_won:
         game.play(game.legal_moves()[0])
     return game
 
@@ -96,7 +89,7 @@ def test_a_save_round_trips_with_history_and_clock(path):
     with Store(path) as store:
         assert store.save("g1", game, 12.5)
     with Store(path) as store:
-        saved = store.resume(game.rules)
+        saved = store.saved_game(game.rules)
     assert saved.game_id == "g1" and saved.elapsed == 12.5
     assert (saved.game.code, saved.game.log, saved.game.redo_moves) == (
         game.code, game.log, game.redo_moves
@@ -108,13 +101,13 @@ def test_resume_picks_the_latest_unfinished_game(path):
         store.save("older", played(3), 1.0)
         store.save("newer", played(4), 2.0)
         store.save("older", played(3, moves=11), 3.0)  # saved again: now the latest
-        store.save("done", won(), 4.0, result="won")
-        assert store.resume("classic").game_id == "older"
-        assert store.resume("open-stock") is None
+        store.save("done", won_game(), 4.0, result="won")
+        assert store.saved_game("classic").game_id == "older"
+        assert store.saved_game("open-stock") is None
 
 
 def test_finishing_is_recorded_once_and_a_finished_game_never_changes(path):
-    game = won()
+    game = won_game()
     with Store(path) as store:
         assert store.save("g", game, 30.0, result="won")
         assert not store.save("g", game, 99.0, result="won")
@@ -130,7 +123,7 @@ def test_only_a_won_game_is_saved_as_won(path):
     with Store(path) as store:
         with pytest.raises(ValueError, match="only a won game"):
             store.save("g", played(), 1.0, result="won")
-        assert store.resume("classic") is None
+        assert store.saved_game("classic") is None
 
 
 def test_abandon_records_a_loss_at_the_last_saved_position(path):
@@ -144,7 +137,7 @@ def test_abandon_records_a_loss_at_the_last_saved_position(path):
 
 
 def test_history_replays_from_the_layout_and_from_the_save(path):
-    game = won()
+    game = won_game()
     layout_game = Game.from_layout(played(5).layout, "scored")
     for _ in range(6):
         layout_game.play(layout_game.legal_moves()[0])
@@ -169,7 +162,7 @@ def test_history_replays_from_the_layout_and_from_the_save(path):
 
 def test_records_of_every_rules_preset(path):
     with Store(path) as store:
-        store.save("a", won(), 10.0, result="won")
+        store.save("a", won_game(), 10.0, result="won")
         store.save("b", played(rules="scored"), 3.0)
         store.abandon("b")
         everything = store.all_records()
@@ -180,7 +173,7 @@ def test_records_of_every_rules_preset(path):
 
 def test_records_of_rules_this_version_does_not_know_are_still_listed(path):
     with Store(path) as store:
-        store.save("a", won(), 10.0, result="won")
+        store.save("a", won_game(), 10.0, result="won")
     conn = sqlite3.connect(path)
     conn.execute("UPDATE games SET rules = 'future-preset'")
     conn.commit()
@@ -199,7 +192,7 @@ def test_a_new_database_carries_its_schema_version(path):
     Store(path).close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
@@ -247,9 +240,9 @@ def test_a_damaged_file_is_moved_aside_and_a_fresh_one_works(path, where):
     with store:
         [aside] = path.parent.glob("records.sqlite3.damaged-*")
         assert aside.read_bytes() == bytes(data)  # kept for inspection, byte for byte
-        assert store.resume("classic") is None
+        assert store.saved_game("classic") is None
         store.save("new", played(), 2.0)
-        assert store.resume("classic").game_id == "new"
+        assert store.saved_game("classic").game_id == "new"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the fresh file opens without complaint
         Store(path).close()
@@ -266,13 +259,65 @@ def test_a_tampered_save_is_skipped_with_a_warning(path):
     conn.commit()
     conn.close()
     with Store(path) as store:
-        with pytest.warns(RuntimeWarning, match=r"skipping saved game bad.*damaged"):
-            saved = store.resume("classic")
+        with pytest.warns(
+            RuntimeWarning, match=r"damaged game \(row 2, id 'bad'\): its save cannot be continued"
+        ):
+            saved = store.saved_game("classic")
         assert saved.game_id == "good"
 
 
 def test_saving_off_keeps_nothing():
     store = NullStore()
-    assert not store.save("g", won(), 1.0, result="won")
-    assert store.resume("classic") is None and store.history() == []
+    assert not store.save("g", won_game(), 1.0, result="won")
+    assert store.saved_game("classic") is None and store.history() == []
     assert store.records("classic").games == 0 and store.all_records() == {}
+
+
+def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
+    write_schema_1_database(path, won_game())  # as the first version wrote it
+    for _ in range(2):  # the second open finds nothing left to do
+        with Store(path) as store:
+            records = store.records("classic")
+            [entry] = store.history()
+        assert (records.wins, records.fastest_win, records.best_streak) == (1, 12.0, 1)
+        assert not entry.practice
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+    assert conn.execute("SELECT practice FROM games").fetchall() == [(0,)]
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("", won_game(), 1.0), "game_id must be a non-empty string"),
+        ((5, won_game(), 1.0), "game_id must be a non-empty string"),
+        (("g", "a game", 1.0), "game must be a Game"),
+        (("g", won_game(), float("nan")), "elapsed must be a finite number"),
+        (("g", won_game(), float("inf")), "elapsed must be a finite number"),
+        (("g", won_game(), -1.0), "elapsed must be a finite number"),
+        (("g", won_game(), "12"), "elapsed must be a number of seconds"),
+        (("g", won_game(), True), "elapsed must be a number of seconds"),
+    ],
+)
+def test_a_bad_save_is_refused_and_writes_nothing(path, arguments, message):
+    with Store(path) as store:
+        with pytest.raises(ValueError, match=message):
+            store.save(*arguments, result="won")
+        store.save("kept", played(), 1.0)
+        with pytest.raises(ValueError, match="elapsed"):
+            store.abandon("kept", float("nan"))
+        assert store.history() == [] and store.saved_game("classic").game_id == "kept"
+
+
+def test_without_file_locks_a_store_still_works_alone(path, monkeypatch):
+    """Where `fcntl` is missing (Windows), the locks do nothing and one process still keeps
+    its games (ownership cannot be checked there: another process's games are free)."""
+    monkeypatch.setattr(locks, "fcntl", None)
+    with Store(path) as store:
+        assert store.save("g", played(), 1.0)
+        saved = store.saved_game("classic")
+        assert store.take(saved) and store.abandon("g")
+        assert store.records("classic").losses == 1
+    with Store(path) as store:
+        assert store.history()[0].game_id == "g"

@@ -126,7 +126,7 @@ def kill_after(db: Path, saves: int) -> tuple[str, list[str], str | None]:
         read(proc.stdout.readline())
         if len(committed) == 3 and writing is None:
             with Store(db) as store:  # while it lives, its game is left to it
-                assert store.resume("classic") is None
+                assert store.saved_game("classic") is None
                 assert not store.abandon(game_id)
     os.kill(proc.pid, signal.SIGKILL)  # it is now saving that move (or just done)
     proc.wait()  # a killed kernel is reaped by its server; only then is its pid free
@@ -143,7 +143,7 @@ def test_a_killed_kernel_resumes_at_its_last_committed_move(tmp_path):
         game_id, committed, writing = kill_after(db, saves=25)
         game_ids.add(game_id)
         with Store(db) as store:
-            saved = store.resume("classic")
+            saved = store.saved_game("classic")
         assert saved is not None and saved.game_id in game_ids
         candidates = [Game.from_json(committed[-1])]
         if writing is not None:  # killed while writing this one: either outcome is fine
@@ -174,7 +174,7 @@ def test_two_kernels_saving_at_once_lose_no_game_and_no_record(tmp_path):
     with Store(db) as store:
         history = {entry.game_id: (entry.result, entry.move_count) for entry in store.history()}
         records = store.records("classic")
-        assert store.resume("classic") is None
+        assert store.saved_game("classic") is None
     assert history == {game_id: (result, moves) for game_id, result, moves in finished}
     wins = [moves for _, result, moves in finished if result == "won"]
     assert (records.games, records.wins, records.losses) == (32, len(wins), 32 - len(wins))

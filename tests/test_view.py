@@ -4,29 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 import pytest
+from helpers import LAYOUT, SOLUTION, cards_named
 
-from pyramid_widget import Card, Game, IllegalMove
-from pyramid_widget.view import MoveEvent, ViewOptions, build_state
-
-# open-stock.jsonl index 0: winnable, and its optimal line starts Kc, Kh, 7h+6d.
-LAYOUT = (
-    "Th Js 2d Ks 8c Qs 8h 5d 8d Qc Tc 6h 2c 9h 4h 2h 5h Jd 6s 8s 3s Kc Jh 3c Kh As 3h 7h "
-    "6d Ah Kd 5c 4d Qd 9s 3d 7c Ad Ac 7s Jc 2s 5s 4s 6c 7d Td 9d 4c Qh 9c Ts"
-)
-SOLUTION = (
-    "Kc Kh 7h+6d draw Kd draw draw As+Qd 4d+9s draw draw draw draw 6s+7s draw Jh+2s draw draw "
-    "draw 6c+7d 3c+Td 2h+Jd draw 9d+4c draw draw 3h+Ts 5h+8s Tc+3s 9h+4h recycle Qc+Ah draw "
-    "draw 6h+7c draw draw 2c+Jc 8h+5s 5d+8d Qs+Ac Ks draw draw draw recycle 8c+5c Js+2d Th+3d"
-).split()
-CARD_TOKEN = re.compile(r"\b(?:[A2-9TJQK][cdhs])\b")
-
-
-def cards_named(text: str) -> set[Card]:
-    """Every card notation that appears anywhere in `text` (e.g. a serialized state)."""
-    return {Card.parse(token) for token in CARD_TOKEN.findall(text)}
+from pyramid_widget import Game, IllegalMove
+from pyramid_widget.view import Extras, MoveEvent, ViewOptions, build_state
 
 
 def state_of(game: Game, **kwargs) -> dict:
@@ -58,7 +41,15 @@ def test_a_fresh_deal_shows_the_pyramid_with_its_bottom_row_in_play():
     }
     assert state["clock"] == {"elapsed": 0.0, "running": False, "paused": False}
     assert state["hint"] is None and state["finding_deal"] is False
-    assert state["next_rules"] == state["rules"]
+    assert state["next_rules"] == {k: v for k, v in state["rules"].items() if k != "explained"}
+    assert [section["title"] for section in state["rules"]["explained"]] == [
+        "Pairs",
+        "In play",
+        "Passes",
+        "The win",
+        "Out of moves",
+        "Controls",
+    ]
     assert state["rules"]["name"] == "classic" and state["rules"]["stock_in_play"] is False
     assert json.loads(json.dumps(state)) == state
 
@@ -125,9 +116,17 @@ def test_a_layout_deal_keeps_its_code_back_until_the_game_is_won():
     assert state["legal"] == []
 
 
-def test_a_numbered_deal_is_named_by_its_number():
+def test_a_numbered_deal_is_named_by_its_number_once_chosen_or_over():
     game = Game.deal(42, "one-recycle")
-    assert state_of(game)["deal"] == {"id": "one-recycle#42", "number": 42, "proven": None}
+    chosen = Extras(deal_chosen=True)
+    named = {"id": "one-recycle#42", "number": 42, "proven": None}
+    assert state_of(game, extras=chosen)["deal"] == named
+    # A deal the player did not choose (a random one) stays anonymous while cards are unseen:
+    # its number would rebuild the whole stock.
+    assert state_of(game)["deal"] == {"id": None, "number": None, "proven": None}
+    while game.stock_count:
+        game.draw()
+    assert state_of(game)["deal"] == named  # every card seen: nothing left to hide
 
 
 def test_score_is_shown_only_when_the_rules_score():

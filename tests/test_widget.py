@@ -10,39 +10,12 @@ import random
 import re
 
 import pytest
-from test_view import LAYOUT, cards_named
+from helpers import LAYOUT, Front, cards_named
 
 from pyramid_widget import Card, Game, IllegalMove, Rules, build_layout
 from pyramid_widget.intents import STALE
 from pyramid_widget.view import MoveEvent
 from pyramid_widget.widget import PyramidWidget
-
-
-class Front:
-    """A stand-in for one browser view: sends intents and keeps the acks it is sent."""
-
-    def __init__(self, widget: PyramidWidget, view: str = "v1") -> None:
-        self.widget = widget
-        self.view = view
-        self.seq = 0
-        self.sent: list[dict] = []
-        widget.send = lambda content, buffers=None: self.sent.append(content)
-
-    def raw(self, content: object) -> dict | None:
-        """Deliver any message as the comm would; return the ack it produced, if any."""
-        before = len(self.sent)
-        self.widget._on_msg(self.widget, content, [])
-        assert len(self.sent) - before <= 1, "one message, at most one answer"
-        return self.sent[-1] if len(self.sent) > before else None
-
-    def intent(self, action: str, *, version: int | None = None, **fields: object) -> dict:
-        self.seq += 1
-        message = {"type": "intent", "seq": self.seq, "view": self.view, "action": action}
-        message["version"] = self.widget.state["version"] if version is None else version
-        message.update(fields)
-        ack = self.raw(message)
-        assert ack is not None and ack["seq"] == self.seq and ack["view"] == self.view
-        return ack
 
 
 @pytest.fixture
@@ -52,7 +25,7 @@ def widget() -> PyramidWidget:
 
 @pytest.fixture
 def front(widget: PyramidWidget) -> Front:
-    return Front(widget)
+    return Front(widget, "v1")
 
 
 def status(widget: PyramidWidget, index: int) -> str:
@@ -61,7 +34,7 @@ def status(widget: PyramidWidget, index: int) -> str:
 
 # ------------------------------------------------------------------ moves from a view
 def test_a_king_goes_with_one_tap(widget, front):
-    ack = front.intent("tap", card="Kc")
+    ack = front.intent("tap", target="Kc")
     assert ack == {
         "type": "ack",
         "seq": 1,
@@ -75,8 +48,8 @@ def test_a_king_goes_with_one_tap(widget, front):
 
 
 def test_a_pair_goes_and_the_log_and_every_view_follow(widget, front):
-    front.intent("tap", card="Kc")
-    front.intent("tap", card="Kh")
+    front.intent("tap", target="Kc")
+    front.intent("tap", target="Kh")
     ack = front.intent("pair", cards=["6d", "7h"])  # stock top with a pyramid card
     assert ack["ok"] and ack["move"] == "6d+7h"  # canonical: the lower card first
     assert widget.moves == ["Kc", "Kh", "6d+7h"]
@@ -95,9 +68,10 @@ def test_a_refused_pair_says_why_and_changes_nothing(widget, front):
 @pytest.mark.parametrize(
     ("action", "fields", "reason"),
     [
-        ("tap", {"card": "Th"}, "that card is still covered"),
-        ("tap", {"card": "Jh"}, "that card needs a partner that makes 13"),
-        ("tap", {"card": "Qd"}, "that card is not in play"),  # unseen, deep in the stock
+        ("tap", {"target": "Th"}, "that card is still covered"),
+        ("tap", {"target": "Jh", "selected": "3c"}, "those two do not add up to 13"),
+        ("tap", {"target": "waste"}, "the waste is empty"),
+        ("tap", {"target": "Qd"}, "that card is not in play"),  # unseen, deep in the stock
         ("pair", {"cards": ["Th", "3h"]}, "that card is still covered"),
         ("pair", {"cards": ["Kc", "Ah"]}, "a King is removed alone"),
         ("recycle", {}, "recycling unlocks once the stock is empty"),
@@ -110,6 +84,20 @@ def test_the_engine_refusal_is_passed_on_word_for_word(widget, front, action, fi
     ack = front.intent(action, **fields)
     assert (ack["ok"], ack["reason"]) == (False, reason)
     assert widget.state == before
+
+
+def test_a_lone_tap_on_a_card_in_play_selects_it_and_python_says_so(widget, front):
+    assert "Jh" in widget.state["selectable"] and "Kc" not in widget.state["selectable"]
+    ack = front.intent("tap", target="Jh")
+    assert (ack["ok"], ack["move"], ack["select"]) == (True, None, "Jh")
+    assert widget.moves == []
+
+
+def test_a_tap_on_the_stock_is_decided_in_python(widget, front):
+    assert widget.state["stock"]["top"] == "6d"
+    ack = front.intent("tap", target="stock", selected="7h")  # pairs with the face-up top
+    assert ack["move"] == "6d+7h"
+    assert front.intent("tap", target="stock")["move"] == "draw"  # nothing selected: a draw
 
 
 def test_draw_recycle_undo_and_redo_by_message():
@@ -127,7 +115,7 @@ def test_draw_recycle_undo_and_redo_by_message():
 
 
 def test_new_deal_and_restart_by_message(widget, front):
-    front.intent("tap", card="Kc")
+    front.intent("tap", target="Kc")
     assert front.intent("restart")["ok"]
     assert widget.moves == [] and widget.game.layout == Game.from_layout(LAYOUT).layout
     assert widget.state["event"]["action"] == "restart"
@@ -144,24 +132,33 @@ def test_auto_pair_takes_the_first_partner_from_the_top_then_the_waste():
     front = Front(widget)
     assert widget.state["options"]["auto_pair"] is True
     front.intent("draw")
-    assert front.intent("tap", card="5h")["move"] == "5h+8c"  # the pyramid's first 8
+    assert front.intent("tap", target="5h")["move"] == "5h+8c"  # the pyramid's first 8
     front.intent("undo")
-    assert front.intent("tap", card="8d")["move"] == "5h+8d"  # the waste top's partner
+    assert front.intent("tap", target="8d")["move"] == "5h+8d"  # the waste top's partner
     front.intent("undo")
-    ack = front.intent("tap", card="Ac")
-    assert ack["reason"] == "nothing in play makes 13 with the Ace of Clubs"
-    assert front.intent("tap", card="Th")["reason"] == "that card is not in play"
+    ack = front.intent("tap", target="Ac")
+    assert ack["reason"] == "nothing in play makes 13 with that card"
+    assert front.intent("tap", target="Th")["reason"] == "that card is not in play"
     assert widget.moves == ["draw"]
 
 
 # ------------------------------------------------------------------ stale and malformed
-def test_a_pair_made_on_an_old_board_is_refused_as_stale(widget, front):
+def test_a_stock_tap_made_on_an_old_board_is_refused_as_stale(widget, front):
     old = widget.state["version"]
-    widget.play("Kc")  # a notebook cell plays meanwhile
+    widget.play("6d+7h")  # a notebook cell plays meanwhile: the stock's top is another card
     before = copy.deepcopy(widget.state)
-    ack = front.intent("pair", version=old, cards=["7h", "6d"])
+    ack = front.intent("tap", version=old, target="stock", selected="Jh")
     assert (ack["ok"], ack["reason"]) == (False, STALE)
-    assert widget.state == before and widget.moves == ["Kc"]
+    assert widget.state == before and widget.moves == ["6d+7h"]
+
+
+def test_taps_on_named_cards_stand_on_a_newer_board(widget, front):
+    """Two Kings tapped quickly: the second tap was made on the board before the first."""
+    old = widget.state["version"]
+    assert front.intent("tap", version=old, target="Kc")["ok"]
+    assert front.intent("tap", version=old, target="Kh")["ok"]
+    assert front.intent("pair", version=old, cards=["7h", "6d"])["ok"]
+    assert widget.moves == ["Kc", "Kh", "6d+7h"]
 
 
 def test_an_option_change_does_not_make_a_board_stale(widget, front):
@@ -180,7 +177,7 @@ def test_draws_need_no_version_so_a_double_tap_draws_twice(widget, front):
 
 
 def test_a_version_from_the_future_is_refused(widget, front):
-    ack = front.intent("tap", version=widget.state["version"] + 5, card="Kc")
+    ack = front.intent("tap", version=widget.state["version"] + 5, target="Kc")
     assert not ack["ok"] and "newer" in ack["reason"]
 
 
@@ -194,10 +191,10 @@ MALFORMED = [
     ({"type": "intent", "seq": -1, "action": "draw"}, "sequence number"),
     ({"type": "intent", "seq": 1, "action": "shuffle"}, "unknown action 'shuffle'"),
     ({"type": "intent", "seq": 1}, "unknown action None"),
-    ({"type": "intent", "seq": 1, "action": "tap", "card": "Kc"}, "needs the 'version'"),
+    ({"type": "intent", "seq": 1, "action": "tap", "target": "Kc"}, "needs the 'version'"),
     ({"type": "intent", "seq": 1, "action": "tap", "version": 1}, "a card must be written"),
-    ({"type": "intent", "seq": 1, "action": "tap", "version": 1, "card": "Zz"}, "unknown card"),
-    ({"type": "intent", "seq": 1, "action": "tap", "version": 1, "card": 5}, "a card must be"),
+    ({"type": "intent", "seq": 1, "action": "tap", "version": 1, "target": "Zz"}, "unknown card"),
+    ({"type": "intent", "seq": 1, "action": "tap", "version": 1, "target": 5}, "a card must be"),
     ({"type": "intent", "seq": 1, "action": "pair", "version": 1, "cards": "Kc"}, "two cards"),
     ({"type": "intent", "seq": 1, "action": "pair", "version": 1, "cards": ["7h"]}, "two cards"),
     (
@@ -235,7 +232,7 @@ def test_an_unexpected_error_is_answered_and_never_escapes(widget, front, monkey
     def broken() -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(widget, "draw", broken)
+    monkeypatch.setattr(widget.session, "draw", broken)
     ack = front.intent("draw")
     assert not ack["ok"] and ack["reason"] == "internal error: disk on fire"
     assert "RuntimeError" in capsys.readouterr().err
@@ -247,8 +244,8 @@ def test_acks_go_to_the_view_that_asked(widget):
         first.sent.append(content),
         second.sent.append(content),
     )
-    assert first.intent("tap", card="Kc")["view"] == "left"
-    assert second.intent("tap", card="Kh")["view"] == "right"
+    assert first.intent("tap", target="Kc")["view"] == "left"
+    assert second.intent("tap", target="Kh")["view"] == "right"
 
 
 # ------------------------------------------------------------------ hidden information
@@ -269,9 +266,9 @@ def test_nothing_sent_to_the_browser_names_an_unseen_card():
             elif move in ("draw", "recycle"):
                 front.intent(move)
             else:
-                front.intent("tap", card=move)
+                front.intent("tap", target=move)
         elif kind == "tap":
-            front.intent("tap", card=rng.choice(deck))
+            front.intent("tap", target=rng.choice(deck))
         elif kind == "pair":
             front.intent("pair", cards=rng.sample(deck, 2))
         else:
@@ -317,7 +314,7 @@ def test_on_move_and_observe_hear_every_change_whoever_makes_it(widget, front):
     logs: list[list[str]] = []
     widget.on_move(events.append)
     widget.observe(lambda change: logs.append(change["new"]), names="moves")
-    front.intent("tap", card="Kc")
+    front.intent("tap", target="Kc")
     widget.play("Kh")
     widget.undo()
     widget.new_deal(3)

@@ -7,25 +7,15 @@ import copy
 import json
 import random
 import threading
-import time
 from dataclasses import dataclass
 
 import pytest
-from test_view import LAYOUT, SOLUTION, cards_named
-from test_widget import Front
+from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
 import pyramid_widget.solver as solver
 from pyramid_widget import Game, IllegalMove, deal_for_date
-from pyramid_widget.view import CHECKING
-from pyramid_widget.widget import PAUSED, PyramidWidget
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from pyramid_widget.view import CHECKING, PAUSED
+from pyramid_widget.widget import PyramidWidget
 
 
 @pytest.fixture
@@ -58,14 +48,14 @@ def test_pause_stops_the_clock_and_blocks_moves_until_resume(ticking):
     fake.now += 100
     assert widget.elapsed == 3 and widget.state["clock"]["paused"] is True
     before = copy.deepcopy(widget.state)
-    for action, fields in [("tap", {"card": "Kh"}), ("draw", {}), ("undo", {}), ("hint", {})]:
+    for action, fields in [("tap", {"target": "Kh"}), ("draw", {}), ("undo", {}), ("hint", {})]:
         assert front.intent(action, **fields)["reason"] == PAUSED
     with pytest.raises(IllegalMove, match="paused"):
         widget.play("Kh")
     assert widget.state == before
-    assert front.intent("resume")["ok"]
+    assert front.intent("unpause")["ok"]
     fake.now += 2
-    assert widget.elapsed == 5 and front.intent("tap", card="Kh")["ok"]
+    assert widget.elapsed == 5 and front.intent("tap", target="Kh")["ok"]
 
 
 def test_a_hidden_view_pauses_and_showing_it_resumes_only_that_pause(ticking):
@@ -74,11 +64,11 @@ def test_a_hidden_view_pauses_and_showing_it_resumes_only_that_pause(ticking):
     widget.play("Kc")
     front.intent("pause", auto=True)
     assert widget.paused
-    front.intent("resume", auto=True)
+    front.intent("unpause", auto=True)
     assert not widget.paused
     front.intent("pause")  # the player's own pause
     front.intent("pause", auto=True)
-    front.intent("resume", auto=True)  # coming back to the tab does not end it
+    front.intent("unpause", auto=True)  # coming back to the tab does not end it
     assert widget.paused
 
 
@@ -128,13 +118,6 @@ def slow_solver(monkeypatch: pytest.MonkeyPatch) -> SlowSolver:
     return fake
 
 
-def wait_for(predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
 def test_a_hint_thinks_off_the_main_thread_and_shows_when_it_is_ready(slow_solver):
     widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
     front = Front(widget)
@@ -150,6 +133,7 @@ def test_a_hint_thinks_off_the_main_thread_and_shows_when_it_is_ready(slow_solve
         "verdict": "winnable",
         "reason": "try Kc",
         "chance": 0.75,
+        "looks_lost": False,
     }
     assert slow_solver.calls == [(widget.game.code, True)]
     assert front.intent("dismiss")["ok"] and widget.state["hint"] is None
@@ -159,7 +143,7 @@ def test_the_board_takes_clicks_while_a_hint_thinks_and_a_stale_hint_is_dropped(
     widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
     front = Front(widget)
     front.intent("hint")
-    assert front.intent("tap", card="Kc")["ok"]  # answered while the solver still thinks
+    assert front.intent("tap", target="Kc")["ok"]  # answered while the solver still thinks
     assert widget.state["hint"] is None
     slow_solver.release.set()
     wait_for(lambda: not any(t.name == "pyramid-hint" for t in threading.enumerate()))
@@ -254,23 +238,39 @@ def test_the_dead_end_notice_is_an_option():
     assert widget.state["status"]["dead_end"] is game.is_dead_end
 
 
-def test_winnable_deals_only_are_found_off_the_main_thread(monkeypatch):
-    release = threading.Event()
+@pytest.fixture
+def release(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The winnable-deal search answers (deal 77, proven) only once this event is set."""
+    event = threading.Event()
 
     def fake_deal_winnable(rules, **kwargs):
-        assert release.wait(10)
+        assert event.wait(10)
         return solver.WinnableDeal(Game.deal(77, rules), True, 3)
 
     monkeypatch.setattr(solver, "deal_winnable", fake_deal_winnable, raising=False)
+    return event
+
+
+def test_winnable_deals_only_are_found_off_the_main_thread(release):
     widget = PyramidWidget(rules="scored", deal=5, winnable_only=True)
     front = Front(widget)
     assert front.intent("new")["ok"]
     assert widget.state["finding_deal"] is True
-    assert front.intent("draw")["ok"]  # the old deal stays playable meanwhile
     release.set()
     wait_for(lambda: not widget.state["finding_deal"])
     assert widget.game.deal_number == 77 and widget.state["deal"]["proven"] is True
     assert widget.game.rules.name == "scored"
+
+
+def test_a_move_while_a_winnable_deal_is_found_keeps_the_deal_on_the_board(release):
+    widget = PyramidWidget(rules="scored", deal=5, winnable_only=True)
+    front = Front(widget)
+    assert front.intent("new")["ok"] and widget.state["finding_deal"]
+    assert front.intent("draw")["ok"]  # the player plays on: the search is called off
+    assert widget.state["finding_deal"] is False
+    release.set()
+    wait_for(lambda: not any(t.name == "pyramid-deal" for t in threading.enumerate()))
+    assert widget.game.deal_number == 5 and widget.moves == ["draw"]
 
 
 @pytest.mark.parametrize(
@@ -301,17 +301,17 @@ def test_a_real_hint_from_a_view_is_a_legal_move_with_words():
     wait_for(lambda: widget.state["hint"] != CHECKING)
     shown = widget.state["hint"]
     assert shown["status"] == "done" and shown["move"] in widget.state["legal"]
-    assert shown["reason"] and shown["verdict"] != "lost"
+    assert shown["reason"] and shown["verdict"] != "unwinnable"
 
 
 def test_an_all_seeing_hint_proves_a_lost_deal_and_solve_agrees():
     # One pass on this layout is unwinnable (one-pass.jsonl index 0).
     widget = PyramidWidget(rules="classic,passes=1", layout=LAYOUT, fair_hints=False)
-    assert widget.hint(time_limit=10).verdict == "lost"
-    assert widget.state["hint"]["verdict"] == "lost"
+    assert widget.hint(time_limit=10).verdict == "unwinnable"
+    assert widget.state["hint"]["verdict"] == "unwinnable"
     assert widget.solve().status == "unwinnable"
-    fair = widget.hint(fair=True, time_limit=10)  # unseen cards left: never "lost"
-    assert fair.verdict != "lost" and widget.state["hint"]["verdict"] != "lost"
+    fair = widget.hint(fair=True, time_limit=10)  # unseen cards left: never "unwinnable"
+    assert fair.verdict != "unwinnable" and widget.state["hint"]["verdict"] != "unwinnable"
 
 
 def test_fair_hints_on_the_board_name_no_unseen_card():

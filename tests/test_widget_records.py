@@ -8,20 +8,19 @@ import copy
 import importlib
 import json
 import threading
-import time
 from pathlib import Path
 
 import pytest
-from test_view import LAYOUT, SOLUTION, cards_named
-from test_widget import Front
+from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
-from pyramid_widget import Game, IllegalMove, Move
+from pyramid_widget import Game, IllegalMove, Move, Review
 from pyramid_widget.intents import NOTHING_TO_CONTINUE
+from pyramid_widget.session import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
 from pyramid_widget.store import NullStore, Store, default_path
 from pyramid_widget.view import REVIEWING
-from pyramid_widget.widget import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED, PyramidWidget
+from pyramid_widget.widget import PyramidWidget
 
-review_module = importlib.import_module("pyramid_widget.review")  # the package name is the function
+session_module = importlib.import_module("pyramid_widget.session")
 
 PLAYED = [str(Move.parse(move)) for move in SOLUTION]  # as the log writes them
 
@@ -39,17 +38,9 @@ def stuck_after_a_mistake() -> Game:
     return game
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    fake = FakeTime()
+    fake = FakeTime(1000.0)
     monkeypatch.setattr(PyramidWidget, "_now", staticmethod(fake))
     return fake
 
@@ -73,13 +64,6 @@ def watch_for_leaks(widget: PyramidWidget) -> list[str]:
     return problems
 
 
-def wait_for(predicate, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
 # ------------------------------------------------------------------ saving and continuing
 def test_a_closed_game_is_offered_and_continues_with_position_undo_history_and_clock(db, fake_time):
     first = PyramidWidget("open-stock", layout=LAYOUT, store=db)
@@ -98,7 +82,12 @@ def test_a_closed_game_is_offered_and_continues_with_position_undo_history_and_c
     fake_time.now += 3600  # an hour away: it never counts
     second = PyramidWidget("open-stock", store=db)
     offer = {"rules": "open-stock", "moves": 7, "cleared": cleared, "elapsed": 28}
-    assert second.state["offer"] == offer
+    shown = second.state["offer"]
+    assert {key: shown[key] for key in offer} == offer
+    assert shown["text"] == (
+        f"Continue your open-stock game (7 moves, {cleared} of 28 cleared, 0:28)? "
+        "Playing another deal instead counts it as a loss."
+    )
     assert cards_named(json.dumps(second.state["offer"])) == set()
     assert Front(second).intent("continue")["ok"]
 
@@ -112,18 +101,18 @@ def test_a_closed_game_is_offered_and_continues_with_position_undo_history_and_c
 
 
 def test_resume_from_code_continues_the_saved_game_or_says_there_is_none(db):
-    assert PyramidWidget.resume("open-stock", store=db) is None
+    assert PyramidWidget.continue_saved("open-stock", store=db) is None
     first = PyramidWidget("open-stock", layout=LAYOUT, store=db)
     for move in SOLUTION[:5]:
         first.play(move)
-    assert PyramidWidget.resume("open-stock", store=db) is None  # `first` is playing it
+    assert PyramidWidget.continue_saved("open-stock", store=db) is None  # `first` is playing it
     assert PyramidWidget("open-stock", store=db).state["offer"] is None
     first.close()
 
-    again = PyramidWidget.resume("open-stock", store=db)
+    again = PyramidWidget.continue_saved("open-stock", store=db)
     assert again is not None and again.moves == PLAYED[:5]
     assert again.game.code == first.game.code and again.state["offer"] is None
-    assert PyramidWidget.resume("classic", store=db) is None  # saved games are per rules
+    assert PyramidWidget.continue_saved("classic", store=db) is None  # saved games are per rules
 
 
 def test_playing_on_instead_of_continuing_gives_the_saved_game_up_as_in_000(db):
@@ -134,7 +123,7 @@ def test_playing_on_instead_of_continuing_gives_the_saved_game_up_as_in_000(db):
     assert second.state["offer"]["moves"] == 1 and second.state["records"]["losses"] == 0
     second.draw()
     assert second.state["offer"] is None and second.state["records"]["losses"] == 1
-    assert second.continue_game() is None
+    assert second.session.continue_saved() is None
     refused = Front(second).intent("continue")
     assert (refused["ok"], refused["reason"]) == (False, NOTHING_TO_CONTINUE)
 
@@ -146,7 +135,13 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
     off.restart()
     off.play("Kc")
     assert isinstance(off.store, NullStore) and not off.saving
-    assert off.state["records"] == {**off.records().to_dict(), "saving": False}
+    shown = off.state["records"]
+    assert {key: shown[key] for key in ("games", "wins", "saving")} == {
+        "games": 0,
+        "wins": 0,
+        "saving": False,
+    }
+    assert "Saving is off: games on this board are not recorded." in shown["notes"]
     assert off.records().games == 0 and off.history() == []
     assert not default_path().exists()
 
@@ -155,7 +150,7 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
     assert on.saving and on.store.path == default_path()
     on.close()
     with Store(default_path()) as store:
-        assert store.resume("open-stock").game.log == ["Kc"]
+        assert store.saved_game("open-stock").game.log == ["Kc"]
 
 
 def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_time):
@@ -180,10 +175,17 @@ def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_tim
         "best_score": None,
         "win_rate": 0.5,
         "saving": True,
+        "notes": widget.state["records"]["notes"],
     }
     assert widget.records().to_dict() == {
-        k: v for k, v in widget.state["records"].items() if k != "saving"
+        k: v for k, v in widget.state["records"].items() if k not in ("saving", "notes")
     }
+    # The panel says what counts, and which game the loss was.
+    notes = widget.state["records"]["notes"]
+    assert notes[0].startswith("A game counts once it is won or given up.")
+    assert any(
+        note.startswith("Latest losses: a chosen layout, left after 1 move") for note in notes
+    )
     assert widget.records("classic").games == 0
     widget.new_deal(5)  # nothing played in the won deal after the win: no loss
     assert widget.state["records"]["games"] == 2
@@ -226,7 +228,7 @@ def test_a_review_from_the_board_marks_the_mistake_and_steps_through_the_game(db
     # Stepping is neither a restart nor a new game: no loss, and the step is saved.
     assert widget.records().losses == 0
     with Store(db) as store:
-        assert store.resume("open-stock").game.log == PLAYED[:3]
+        assert store.saved_game("open-stock").game.log == PLAYED[:3]
     refused = front.intent("review_step", moves=47)
     assert not refused["ok"] and "from 0 to 46" in refused["reason"]
 
@@ -274,7 +276,7 @@ def test_review_from_python_returns_the_review_and_shows_it_and_a_win_stays_won(
 
     result = widget.review()
 
-    assert isinstance(result, review_module.Review) and result.outcome == "won"
+    assert isinstance(result, Review) and result.outcome == "won"
     assert len(result) == 49 and result.mistake is None
     assert "Won in 49 moves" in result._repr_html_()
     assert widget.state["review"]["summary"] == result.summary
@@ -289,9 +291,9 @@ class SlowReview:
 
     def __init__(self) -> None:
         self.release = threading.Event()
-        self.real = review_module.review
+        self.real = session_module.review_game
 
-    def __call__(self, game: Game, **kwargs) -> review_module.Review:
+    def __call__(self, game: Game, **kwargs) -> Review:
         assert self.release.wait(10)
         return self.real(game, hints=False)
 
@@ -299,7 +301,7 @@ class SlowReview:
 @pytest.fixture
 def slow_review(monkeypatch: pytest.MonkeyPatch) -> SlowReview:
     fake = SlowReview()
-    monkeypatch.setattr(review_module, "review", fake)
+    monkeypatch.setattr(session_module, "review_game", fake)
     return fake
 
 
@@ -312,12 +314,17 @@ def test_the_board_plays_on_while_a_review_thinks_and_a_stale_review_is_dropped(
     assert widget.state["review"] == REVIEWING
     assert widget.state["position_version"] == widget.state["version"] - 1  # not a move
     assert front.intent("review")["ok"] and widget.state["review"] == REVIEWING  # once
-    assert front.intent("undo")["ok"]  # still the reviewed game: the review will show
     slow_review.release.set()
     wait_for(lambda: widget.state["review"] != REVIEWING)
     assert widget.state["review"]["rows"][-1]["after"] == "won"
+    assert front.intent("undo")["ok"]  # still the reviewed game: the review stays
+    assert widget.state["review"]["rows"][-1]["after"] == "won"
 
     slow_review.release.clear()
+    front.intent("redo")
+    front.intent("review")
+    assert front.intent("undo")["ok"]  # the board moved while it was being made: dropped
+    assert widget.state["review"] is None
     front.intent("redo")
     front.intent("review")
     assert front.intent("new", number=4)["ok"]  # another deal before the review is ready
@@ -331,7 +338,7 @@ def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
     def broken(game, **kwargs):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(review_module, "review", broken)
+    monkeypatch.setattr(session_module, "review_game", broken)
     widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
     for move in SOLUTION:
         widget.play(move)
@@ -357,3 +364,19 @@ def test_malformed_review_steps_change_nothing(message, reason):
     ack = front.raw({"type": "intent", "seq": 1, **message})
     assert ack["ok"] is False and reason in ack["reason"]
     assert widget.state == before
+
+
+def test_boards_replaced_before_their_first_move_count_nothing(db):
+    """Re-running a notebook's cells makes new boards; one left before its first move is no
+    game at all, and a game left after a move is one loss, said so in the notes."""
+    started = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    started.play("Kc")
+    started.close()
+    for _ in range(3):  # three boards shown and replaced, nothing played on them
+        PyramidWidget("open-stock", layout=LAYOUT, store=db).close()
+    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    assert board.records().games == 0  # the saved game is still on offer, not lost
+    board.play("Kh")  # a first move on another deal gives the offered game up
+    records = board.state["records"]
+    assert (records["games"], records["losses"]) == (1, 1)
+    assert any(note.startswith("Each new board offers to continue") for note in records["notes"])

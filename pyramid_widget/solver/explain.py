@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from ..cards import Card
 from ..game import Game, Move
+from ..words import join_words
 
 
 def where(game: Game, card: Card) -> str:
-    """Where a card in play lies, for a sentence: "on the waste", "on the stock", "in the
-    pyramid"."""
+    """Where a card in play lies, for a sentence: "from the waste", "from the stock", or ""
+    for a pyramid card (the board shows where those are)."""
     if card == game.waste_top:
-        return "on the waste"
+        return " from the waste"
     if card == game.stock_top:
-        return "on the stock"
-    return "in the pyramid"
+        return " from the stock"
+    return ""
 
 
 def uncovered(game: Game, move: Move) -> list[Card]:
@@ -42,30 +43,32 @@ def _partners_after(game: Game, move: Move, card: Card, known: frozenset[Card]) 
 
 
 def describe(game: Game, move: Move, *, fair: bool = False) -> str:
-    """What the move does and what it opens up, e.g. "removing 5h+8c uncovers Qd, which pairs
-    with the Ac on the waste". With ``fair``, names only cards the player has seen (a stock top
-    turned up by the move itself is not named)."""
+    """What the move does and what it frees, in a player's words and card symbols, e.g.
+    "pair 3♦ from the waste with 10♠: it frees 7♦, which then pairs with 6♠". With ``fair``,
+    names only cards the player has seen (a stock top turned up by the move itself is not
+    named).
+
+    >>> from pyramid_widget import Game, Move
+    >>> describe(Game.from_position({0: "5h"}, waste=["8c"]), Move.parse("5h+8c"))
+    'pair 8♣ from the waste with 5♥'
+    """
     known = game.seen if fair else frozenset(game.cards)
     if move.kind == "draw":
         left = game.stock_count
-        turn = "the last card" if left == 1 else f"one of the {left} cards"
+        card = "the last card" if left == 1 else "the next card"
         if not any(m.kind in ("pair", "king") for m in game.legal_moves()):
-            return f"nothing in play pairs now: draw {turn} left in the stock"
-        return f"draw {turn} left in the stock rather than pair now"
+            return f"draw {card} from the stock (nothing in play pairs now)"
+        return f"draw {card} from the stock rather than pair now"
     if move.kind == "recycle":
         passes = game.rules.passes
         total = "" if passes is None else f" of {passes}"
-        return (
-            f"the stock is empty: turn the waste over to start pass {game.pass_number + 1}{total}"
-        )
+        return f"the stock is empty: turn the waste over for pass {game.pass_number + 1}{total}"
     if move.kind == "king":
         (king,) = move.cards
-        head = f"the {king} {where(game, king)} goes alone"
+        head = f"remove {king.symbol}{where(game, king)}"
     else:
-        a, b = move.cards
-        head = f"removing {move} (the {a} {where(game, a)}, the {b} {where(game, b)})"
-        if where(game, a) == where(game, b) == "in the pyramid":
-            head = f"removing {move}"
+        a, b = sorted(move.cards, key=lambda card: where(game, card) == "")
+        head = f"pair {a.symbol}{where(game, a)} with {b.symbol}{where(game, b)}"
     opened = uncovered(game, move)
     if not opened:
         return head
@@ -73,20 +76,12 @@ def describe(game: Game, move: Move, *, fair: bool = False) -> str:
     for card in opened:
         partners = _partners_after(game, move, card, known)
         if card.is_king:
-            parts.append(f"{card}, which can then go alone")
+            parts.append(f"{card.symbol}, which can then go alone")
         elif partners:
-            partner = partners[0]
-            parts.append(f"{card}, which pairs with the {partner} {where(game, partner)}")
+            parts.append(f"{card.symbol}, which then pairs with {partners[0].symbol}")
         else:
-            parts.append(str(card))
-    verb = "uncovers" if move.kind == "pair" else "and uncovers"
-    return f"{head} {verb} {_join(parts)}"
-
-
-def _join(parts: list[str]) -> str:
-    if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+            parts.append(card.symbol)
+    return f"{head}: it frees {join_words(parts)}"
 
 
 def sensible_order(game: Game, moves: list[Move]) -> list[Move]:

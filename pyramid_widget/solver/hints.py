@@ -1,4 +1,4 @@
-"""Hints: the all-seeing one (001) and the fair one (003), with words a learner can follow.
+"""Hints: the all-seeing one and the fair one, with words a learner can follow.
 
 A fair hint knows what the player knows: the pyramid, every card seen face up, and where each
 seen card lies in the stock (stock order never changes, so a card seen once stays where it was
@@ -7,7 +7,8 @@ any are left, the hint solves completions: arrangements of the unseen cards into
 drawn from a generator seeded only with what is seen. Two games that differ only in unseen
 cards therefore build the very same completions and get the very same hint. Its searches are
 bounded by node counts, not the clock, so the answer cannot depend on machine speed either.
-It never says "lost" while a card is unseen; once all have been seen, it runs the exact solver.
+It never says "unwinnable" while a card is unseen; once all have been seen, it runs the exact
+solver.
 """
 
 from __future__ import annotations
@@ -16,21 +17,20 @@ import hashlib
 import itertools
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from .. import svg
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
+from .budget import nodes_for, seconds_limit
 from .explain import describe, sensible_order
 from .search import Problem, PyramidFacts, SearchTimeout, Solver
 from .solution import problem_from_game
 
 Kind = Literal["pair", "king", "draw", "recycle", "none"]
-Verdict = Literal["winnable", "lost", "unknown"]
+Verdict = Literal["winnable", "unwinnable", "unknown"]
 
-NODES_PER_SECOND = 45_000
-"""Search nodes a fair hint may spend per second of its time limit (a modest machine's rate;
-the fair hint counts nodes rather than watching the clock, so its answer is reproducible)."""
 SAMPLES = 24  # completions a fair hint solves at most
 _SAMPLE_NODES = 1_000  # nodes any one completion may use, at least
 _HINT_RELAXED = 600  # relaxed positions the up-front check of each hint search may visit
@@ -43,7 +43,7 @@ class Hint:
     move: a legal move's notation ("5h+8c", "Kh", "draw", "recycle"), or None when there is
         none (the game is won or stuck).
     kind: "pair", "king", "draw", "recycle" or "none".
-    verdict: "winnable" (a win is proven possible from here), "lost" (proven impossible: the
+    verdict: "winnable" (a win is proven possible from here), "unwinnable" (proven impossible: the
         player may want to undo) or "unknown".
     reason: a sentence for the player.
     chance: the estimated share of wins for the suggested move (1.0 / 0.0 when proven), or
@@ -56,6 +56,11 @@ class Hint:
     verdict: Verdict
     reason: str
     chance: float | None = None
+    _game: Game | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows the position the hint was asked on, with its move marked."""
+        return None if self._game is None else svg.board(self._game, hint=self.move)
 
 
 def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
@@ -66,14 +71,23 @@ def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
     ``time_limit`` (seconds) bounds the thinking; with no verdict in time the hint is still a
     sensible move, with verdict "unknown". The game is not changed.
     """
-    if time_limit is None or time_limit < 0:
-        raise ValueError("time_limit must be a number of seconds >= 0")
+    found = _hint(game, fair, time_limit)
+    return replace(found, _game=game.copy())
+
+
+def _hint(game: Game, fair: bool, time_limit: float) -> Hint:
+    """The hint itself (see `hint`)."""
+    time_limit = seconds_limit("time_limit", time_limit, unlimited=False)
     if game.is_won:
-        return Hint(None, "none", "winnable", "the game is won", 1.0)
+        return Hint(None, "none", "winnable", "The game is won.", 1.0)
     moves = game.legal_moves()
     if not moves:
         return Hint(
-            None, "none", "lost", "no move is left: undo, restart the deal or start a new one", 0.0
+            None,
+            "none",
+            "unwinnable",
+            "No move is left: undo, restart the deal or start a new one.",
+            0.0,
         )
     unseen = _unseen_places(game)
     if fair and unseen:
@@ -92,10 +106,6 @@ def _unseen_places(game: Game) -> list[int]:
     ]
 
 
-def _kind(move: Move | None) -> Kind:
-    return "none" if move is None else move.kind
-
-
 def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
     problem = problem_from_game(game)
     solver = Solver(problem)
@@ -104,18 +114,17 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
         line = solver.solve(problem.start, deadline=deadline)
     except SearchTimeout:
         move = sensible_order(game, moves)[0]
-        reason = f"{describe(game, move)}. (No verdict in time: this is a sensible move.)"
+        reason = f"{_capital(describe(game, move))}. No verdict in time: this is a sensible move."
         return Hint(str(move), move.kind, "unknown", reason, None)
     if line is None:
         move = sensible_order(game, moves)[0]
         reason = (
-            "no winning line is left from here: undo to an earlier position, or play on "
-            f"({describe(game, move)})"
+            "This deal cannot be won from here: undo to an earlier position, or play on "
+            f"({describe(game, move)})."
         )
-        return Hint(str(move), move.kind, "lost", reason, 0.0)
+        return Hint(str(move), move.kind, "unwinnable", reason, 0.0)
     move = Move.parse(line[0])
-    moves_left = len(line)
-    reason = f"{_capital(describe(game, move))}. A win is still possible ({moves_left} moves)."
+    reason = f"{_capital(describe(game, move))}. It can be won: {len(line)} moves to the win."
     return Hint(str(move), move.kind, "winnable", reason, 1.0)
 
 
@@ -134,7 +143,7 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
             rng.shuffle(order)
             arrangements.append(order)
         exhaustive = False
-    budget = max(1, int(time_limit * NODES_PER_SECOND))
+    budget = nodes_for(time_limit)
     notations = [str(move) for move in moves]
     wins = dict.fromkeys(notations, 0)
     decided = tried = 0
@@ -171,32 +180,60 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
         if budget <= 0:
             break
     ordered = sensible_order(game, moves)
-    count = len(hidden)
-    cards = "card" if count == 1 else f"{count} cards"
     if not decided:
         move = ordered[0]
         reason = (
-            f"{_capital(describe(game, move, fair=True))}. (With {cards} still unseen there "
-            "was no time to weigh the odds: this is a sensible move.)"
+            f"{_capital(describe(game, move, fair=True))}. With {_cards(len(hidden))} unseen "
+            "there was no time to weigh the odds: this is a sensible move."
         )
         return Hint(str(move), move.kind, "unknown", reason, None)
     best = max(ordered, key=lambda move: wins[str(move)])  # ties: the most sensible one
     share = wins[str(best)] / decided
-    if exhaustive and decided == len(arrangements) and share == 1.0:
-        verdict: Verdict = "winnable"
-        odds = f"it wins whatever the order of the {cards} you have not seen"
-    else:
-        verdict = "unknown"
-        how = "every" if exhaustive and decided == len(arrangements) else "sampled"
-        odds = (
-            f"it wins in {wins[str(best)]} of {decided} {how} orders of the {cards} you have "
-            "not seen"
-        )
-        if decided < tried:
-            odds += f" ({tried - decided} more too hard to settle in the time)"
+    every = exhaustive and decided == len(arrangements)
+    verdict: Verdict = "winnable" if every and share == 1.0 else "unknown"
+    odds = _odds(game, len(hidden), wins[str(best)], decided, every, tried - decided)
+    words = describe(game, best, fair=True)
+    if wins[str(best)] == 0:
+        return Hint(str(best), best.kind, verdict, f"{odds} Best try: {words}.", share)
+    return Hint(str(best), best.kind, verdict, f"{_capital(words)}. {odds}", share)
 
-    words = _capital(describe(game, best, fair=True))
-    return Hint(str(best), best.kind, verdict, f"{words}; {odds}.", share)
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _odds(game: Game, unseen: int, won: int, decided: int, every: bool, unsettled: int) -> str:
+    """How good the hinted move is, in words a player uses, with the counts behind them. The
+    unseen cards all lie in the stock; when the stock also holds cards already seen (turned
+    up before an undo, or its face-up top), the sentence says so, so that its count and the
+    board's stock count do not seem to disagree."""
+    where = "unseen cards"
+    seen_there = game.stock_count - unseen
+    if seen_there:
+        where = f"unseen cards of the {game.stock_count} in the stock"
+    if every and won == decided:
+        return f"It wins whatever order the {unseen} {where} are in."
+    if won == 0:
+        odds = (
+            f"The deal looks lost from here: no move won in any of the {decided} ways "
+            f"the {unseen} {where} could lie that were tried."
+        )
+    elif decided < 5:  # too few to put a word on
+        ways = "possible orders" if every else "ways tried"
+        odds = f"It won in {won} of the {decided} {ways} for the {unseen} {where}."
+    else:
+        share = won / decided
+        likely = (
+            "Very likely to win" if share >= 0.9
+            else "Likely to win" if share >= 0.6
+            else "About an even chance" if share >= 0.4
+            else "Unlikely to win"
+        )  # fmt: skip
+        ways = "possible orders" if every else "ways tried"
+        odds = f"{likely}: it won in {won} of the {decided} {ways} for the {unseen} {where}."
+    if unsettled:
+        odds += f" ({unsettled} more could not be settled in the time.)"
+    return odds
 
 
 def _winning_moves(

@@ -8,6 +8,7 @@ from typing import Literal
 
 from ..cards import PYRAMID_SIZE
 from ..game import Game
+from .budget import seconds_limit
 from .search import EMPTY_STOCK, Problem, SearchTimeout, Solver
 
 Status = Literal["winnable", "unwinnable", "unknown"]
@@ -68,8 +69,7 @@ def solve(game: Game, *, time_limit: float | None = None, optimal: bool = False)
     (every pair, King, draw and recycle counts one), found after the fast search has shown
     that a win exists. The game is not changed.
     """
-    if time_limit is not None and time_limit < 0:
-        raise ValueError("time_limit must be None or a number of seconds >= 0")
+    time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     problem = problem_from_game(game)

@@ -23,12 +23,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from playwright.sync_api import Locator, Page
+from helpers import LAYOUT
+from playwright.sync_api import Locator, Page, expect
 
 ServerKind = Literal["lab", "notebook"]
 
@@ -47,6 +49,7 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--no-first-run",
     "--disable-sync",
+    "--disable-features=AutofillServerCommunication",  # form pages asked Google's servers
     "--disable-gpu",
 )
 
@@ -458,8 +461,68 @@ def run_code(page: Page, code: str, timeout_ms: int = RUN_TIMEOUT_MS) -> str:
     return _outputs_text(result["outputs"]).rstrip("\n")
 
 
+#: The README's pictures of the board; tests write them only when asked (see `screenshot`).
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def screenshot(target: Locator, name: str) -> None:
+    """Save a picture of `target` as docs/screenshots/`name`, only with PYRAMID_SCREENSHOTS=1.
+
+    The tests that reach a state worth showing call this, so the pictures are always of a
+    board the suite has just checked; an ordinary run leaves the tree clean. To refresh them:
+    ``PYRAMID_SCREENSHOTS=1 .venv/bin/python -m pytest tests/e2e/test_widget_look.py``.
+    """
+    if os.environ.get("PYRAMID_SCREENSHOTS") != "1":
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(SCREENSHOTS / name), animations="disabled")
+
+
 def wait_for_widget(page: Page, selector: str, timeout_ms: int = WIDGET_TIMEOUT_MS) -> Locator:
     """The first element matching `selector` inside a cell's output area, once it is visible."""
     locator = page.locator(".jp-OutputArea-output").locator(selector).first
     locator.wait_for(state="visible", timeout=timeout_ms)
     return locator
+
+
+# ------------------------------------------------------------------ what the widget's tests share
+def has_class(name: str) -> re.Pattern[str]:
+    """A class matcher: the element's class list includes `name`."""
+    return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
+
+
+def open_board(
+    lab_notebook: Callable[..., Page],
+    name: str,
+    rules: str = "open-stock",
+    views: int = 1,
+    setup: str = "",
+) -> Page:
+    """A notebook showing PyramidWidget on the reference LAYOUT (`views` times), run and
+    rendered; `setup` is code run first (in the same cell as the widget's creation)."""
+    setup = (
+        f"{setup}\nfrom pyramid_widget import PyramidWidget\n"
+        f"w = PyramidWidget(rules={rules!r}, layout={LAYOUT!r})"
+    )
+    page = lab_notebook(name, [setup] + ["w"] * views)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    expect(page.locator(".pw-root")).to_have_count(views)
+    return page
+
+
+def kernel(page: Page, expression: str) -> str:
+    """What `expression` prints in the notebook's kernel."""
+    return run_code(page, f"print({expression})")
+
+
+def cell_count(page: Page) -> int:
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
+
+
+def menu(board: Locator) -> Locator:
+    """The board's Game menu, opened."""
+    details = board.locator("details.pw-menu")
+    if details.get_attribute("open") is None:
+        board.locator('summary[data-action="menu"]').click()
+    return details.locator(".pw-menu-body")

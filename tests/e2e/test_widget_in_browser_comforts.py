@@ -1,14 +1,24 @@
 """The widget's comforts in a real JupyterLab (and one Notebook 7) and a real Chromium: hints,
-notices, pause, auto-pair, dragging, deals and rules from the Game menu, the dark theme."""
+notices, pause, auto-pair, dragging, deals and rules from the Game menu. (How it looks, the
+dark theme included: test_widget_look.py.)"""
 
 from __future__ import annotations
 
+import json
 import re
 
-from harness import run_all, run_code, wait_for_widget
-from playwright.sync_api import Locator, Page, expect
-from test_widget_latency import SOLUTION
-from test_widget_play import LAYOUT, SCREENSHOTS, _has, cell_count, kernel, open_board
+from harness import (
+    cell_count,
+    has_class,
+    kernel,
+    menu,
+    open_board,
+    run_all,
+    run_code,
+    wait_for_widget,
+)
+from helpers import LAYOUT, SOLUTION
+from playwright.sync_api import Page, expect
 
 # A stand-in for the solver's hint that thinks for 3 s, holding the GIL as a real search does.
 SLOW_HINT = """
@@ -26,14 +36,6 @@ def slow_hint(game, *, fair=True, time_limit=0.3):
 
 solver.hint = slow_hint
 """
-
-
-def menu(board: Locator) -> Locator:
-    """The Game menu, opened."""
-    details = board.locator("details.pw-menu")
-    if details.get_attribute("open") is None:
-        board.locator('summary[data-action="menu"]').click()
-    return details.locator(".pw-menu-body")
 
 
 def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab_notebook):
@@ -54,7 +56,7 @@ def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab
     board.locator(".pw-status").click()
     page.keyboard.press("h")
     expect(hint_line).to_have_text("Kh is a good start", timeout=10_000)
-    expect(board.locator('[data-card="Kh"]')).to_have_class(_has("pw-hinted"))
+    expect(board.locator('[data-card="Kh"]')).to_have_class(has_class("pw-hinted"))
     page.keyboard.press("Escape")
     expect(hint_line).to_have_text("")
     expect(board.locator(".pw-hinted")).to_have_count(0)
@@ -69,7 +71,7 @@ def test_a_hint_highlights_its_move_and_a_proven_loss_offers_the_exits(lab_noteb
     expect(hint_line).not_to_have_text(re.compile(r"^$|checking"))
     move = kernel(page, "w.state['hint']['move']")
     for card in move.split("+"):
-        expect(board.locator(f'[data-card="{card}"]')).to_have_class(_has("pw-hinted"))
+        expect(board.locator(f'[data-card="{card}"]')).to_have_class(has_class("pw-hinted"))
     assert kernel(page, "w.state['hint']['reason']") in hint_line.inner_text()
     expect(board.locator(".pw-panel")).to_be_hidden()  # a fair hint never claims a loss here
 
@@ -79,8 +81,8 @@ def test_a_hint_highlights_its_move_and_a_proven_loss_offers_the_exits(lab_noteb
     board.locator(".pw-status").click()
     page.keyboard.press("h")
     panel = board.locator(".pw-panel")
-    expect(panel).to_contain_text("No solution from here")
-    expect(hint_line).to_have_class(_has("pw-lost"))
+    expect(panel).to_contain_text("Cannot be won from here")  # the catalog's words
+    expect(hint_line).to_have_class(has_class("pw-lost"))
     for action in ("undo", "restart", "new"):
         expect(panel.locator(f'button[data-action="{action}"]')).to_be_visible()
     page.keyboard.press("Escape")  # closes the hint, and with it the notice
@@ -126,14 +128,15 @@ def test_the_out_of_moves_notice_offers_undo(lab_notebook):
     panel = board.locator(".pw-panel")
     run_code(page, "while w.game.outcome is None: w.play(w.game.legal_moves()[0])")
     expect(panel).to_contain_text("Out of moves")
-    expect(panel).to_contain_text("This is not a loss")
+    expect(panel).to_contain_text("not recorded as a loss until you leave the deal")
+    expect(panel).not_to_contain_text("not a loss:")
     moves = int(kernel(page, "w.game.move_count"))
 
     # Look at the board: the recycle control is greyed, and pressed it still says why.
     panel.locator('button[data-action="look"]').click()
     expect(panel).to_be_hidden()
     stock = board.locator('[data-pile="stock"]')
-    expect(stock).to_have_class(_has("pw-blocked"))
+    expect(stock).to_have_class(has_class("pw-blocked"))
     stock.click()
     expect(board.locator(".pw-message")).to_have_text("no recycles left")
 
@@ -146,7 +149,7 @@ def test_the_out_of_moves_notice_offers_undo(lab_notebook):
     assert kernel(page, "w.game.outcome, w.game.move_count") == "None 0"
 
 
-def test_pause_blocks_moves_until_resume(lab_notebook):
+def test_pause_blocks_moves_until_unpaused(lab_notebook):
     page = open_board(lab_notebook, "widget_pause.ipynb")
     board = page.locator(".pw-root")
     board.locator('[data-card="Kc"]').click()
@@ -163,7 +166,7 @@ def test_pause_blocks_moves_until_resume(lab_notebook):
     expect(board.locator(".pw-time")).to_have_text(time_text)  # the clock stands still
     assert kernel(page, "w.paused, w.moves") == "True ['Kc']"
 
-    panel.locator('button[data-action="resume"]').click()
+    panel.locator('button[data-action="unpause"]').click()
     expect(panel).to_be_hidden()
     board.locator('[data-pile="stock"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 2")
@@ -207,6 +210,8 @@ def test_auto_pair_and_drag_to_pair(lab_notebook):
     # Auto-pair from the Game menu: one tap takes the first partner.
     menu(board).locator('input[data-option="auto_pair"]').check()
     assert kernel(page, "w.auto_pair") == "True"
+    board.locator('summary[data-action="menu"]').click()  # close the menu
+    expect(board.locator(".pw-menu-body")).to_be_hidden()
     run_code(page, "w.play('draw'); w.play('Kd'); w.play('draw'); w.play('draw')")
     expect(board.locator('[data-pile="stock"] [data-card="Qd"]')).to_be_visible()
     board.locator('[data-card="As"]').click()
@@ -250,30 +255,35 @@ def test_deals_and_rules_from_the_game_menu(lab_notebook):
     assert kernel(page, today) == "True"
 
 
-def set_theme(page: Page, theme: str) -> None:
-    """Switch JupyterLab's theme (a setting the server keeps for later tests too)."""
-    light = "true" if "Light" in theme else "false"
-    page.evaluate(
-        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme
-    )
-    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'")
-
-
-def test_the_dark_theme(lab_notebook):
-    page = open_board(lab_notebook, "widget_dark.ipynb")
+def test_the_game_menu_offers_what_python_lists(lab_notebook):
+    page = open_board(lab_notebook, "widget_catalog.ipynb", rules="classic", setup="import json")
     board = page.locator(".pw-root")
-    set_theme(page, "JupyterLab Dark")
-    try:
-        board.locator('[data-card="Kc"]').click()
-        board.locator('[data-card="7h"]').click()
-        expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
-        background = board.evaluate("(root) => getComputedStyle(root).backgroundColor")
-        channels = [int(part) for part in background[background.index("(") + 1 : -1].split(",")]
-        assert max(channels[:3]) < 100, f"the widget should be dark, not {background}"
-        page.wait_for_timeout(300)
-        board.screenshot(path=str(SCREENSHOTS / "board-dark.png"), animations="disabled")
-    finally:
-        set_theme(page, "JupyterLab Light")
+    catalog = json.loads(kernel(page, "json.dumps(w.catalog)"))
+    body = menu(board)
+
+    presets = body.locator('select[data-setting="preset"] option')
+    assert presets.evaluate_all("(nodes) => nodes.map((node) => node.value)") == [
+        preset["name"] for preset in catalog["presets"]
+    ]
+    assert presets.all_inner_texts() == [preset["label"] for preset in catalog["presets"]]
+    expect(body.locator('select[data-setting="preset"]')).to_have_value("classic")
+    passes = body.locator('select[data-setting="passes"] option')
+    assert passes.all_inner_texts() == [choice["label"] for choice in catalog["passes"]]
+    expect(body.locator('select[data-setting="passes"]')).to_have_value("3")
+
+    for option in catalog["options"]:
+        row = body.locator("label.pw-check").filter(
+            has=page.locator(f'input[data-option="{option["name"]}"]')
+        )
+        expect(row).to_have_text(option["label"])
+        expect(row).to_have_attribute("title", option["help"])
+    # Each box shows the option in force, and a click sets it in Python.
+    options = json.loads(kernel(page, "json.dumps(w.state['options'])"))
+    for option in catalog["options"]:
+        box = body.locator(f'input[data-option="{option["name"]}"]')
+        assert box.is_checked() == options[option["name"]]
+    body.locator('input[data-option="highlight_partners"]').uncheck()
+    assert kernel(page, "w.state['options']['highlight_partners']") == "False"
 
 
 def test_notebook7_plays_too(nb7_notebook):

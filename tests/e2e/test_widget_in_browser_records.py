@@ -4,12 +4,12 @@ the review's table with the decisive mistake marked, stepping the board back to 
 
 from __future__ import annotations
 
+import json
 import re
 
-from harness import run_all, run_code, wait_for_widget
+from harness import has_class, kernel, run_all, run_code, wait_for_widget
+from helpers import LAYOUT, SOLUTION
 from playwright.sync_api import expect
-from test_widget_latency import SOLUTION
-from test_widget_play import LAYOUT, _has, kernel
 
 
 def open_widget(lab_notebook, name: str, rules: str):
@@ -43,7 +43,8 @@ def test_a_game_left_with_its_kernel_continues_in_the_reopened_notebook(lab_note
     wait_for_widget(page, "[data-card]")
     board = page.locator(".pw-root")
     offer = board.locator(".pw-offer")
-    expect(offer).to_contain_text("Your last open-stock game is saved: 2 moves, 2 of 28 cleared")
+    expect(offer).to_contain_text("Continue your open-stock game (2 moves, 2 of 28 cleared")
+    expect(offer).to_contain_text("Playing another deal instead counts it as a loss.")
     expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)  # not until asked
 
     offer.locator('button[data-action="continue"]').click()
@@ -63,6 +64,10 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     records = board.locator(".pw-records")
     expect(records).to_contain_text("Records: scored")
     expect(records.locator('[data-record="wins"] dd')).to_have_text("0")
+    run_code(page, "import json")
+    notes = json.loads(kernel(page, "json.dumps(w.state['records']['notes'])"))
+    assert notes, "the panel says what counts"
+    expect(records.locator(".pw-note")).to_have_text(notes)
 
     # A win played by the solver's moves: the open panel follows.
     run_code(
@@ -89,14 +94,16 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     )
     panel = board.locator(".pw-panel")
     expect(panel).to_contain_text("Out of moves")
+    end = kernel(page, "w.game.move_count")
     panel.locator('button[data-action="review"]').click()
     expect(panel).to_be_hidden()  # the board shows behind the review
     review = board.locator(".pw-review")
     expect(review).to_contain_text(re.compile("reviewing|winnable until move 16"))
     decisive = review.locator("tr.pw-decisive")
     expect(decisive).to_have_count(1, timeout=30_000)
-    expect(decisive).to_contain_text("2s+Jc")
-    expect(decisive).to_contain_text("2s+Jh would keep it")
+    expect(decisive).to_contain_text("2\u2660 + J\u2663")  # card symbols, never notation
+    expect(decisive).to_contain_text("2\u2660 + J\u2665 would keep it")
+    expect(review).not_to_contain_text("Jc")
     assert decisive.get_attribute("data-number") == "16"
 
     # Its row steps the board back to the position before the mistake, redo kept, and that
@@ -104,6 +111,12 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     losses = kernel(page, "w.records().losses")
     decisive.locator('button[data-action="step"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 15")
-    expect(decisive).to_have_class(_has("pw-current"))
+    expect(decisive).to_have_class(has_class("pw-current"))
     assert kernel(page, "len(w.moves), w.game.can_redo") == "15 True"
     assert kernel(page, "w.records().losses") == losses
+
+    # Close: the board goes back to where the game ended, with its notice.
+    review.locator('button[data-action="review-close"]').click()
+    expect(review).to_be_hidden()
+    expect(board.locator(".pw-status")).to_contain_text(f"Moves {end}")
+    expect(board.locator(".pw-panel")).to_contain_text("Out of moves")

@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import statistics
 
-from harness import run_code
+from harness import open_board, run_code
+from helpers import SOLUTION
 from playwright.sync_api import expect
-from test_widget_play import open_board
-
-# open-stock.jsonl index 0: an optimal 49-move win.
-SOLUTION = (
-    "Kc Kh 7h+6d draw Kd draw draw As+Qd 4d+9s draw draw draw draw 6s+7s draw Jh+2s draw draw "
-    "draw 6c+7d 3c+Td 2h+Jd draw 9d+4c draw draw 3h+Ts 5h+8s Tc+3s 9h+4h recycle Qc+Ah draw "
-    "draw 6h+7c draw draw 2c+Jc 8h+5s 5d+8d Qs+Ac Ks draw draw draw recycle 8c+5c Js+2d Th+3d"
-).split()
 
 # Records, for every redraw, the time since the last click or key press inside the widget,
 # taken at the next animation frame (when the new board is about to be painted).

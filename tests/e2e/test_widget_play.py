@@ -3,49 +3,8 @@ user: clicks, keys, cells, and what the kernel's game says afterwards."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
-from harness import run_all, run_code, wait_for_widget
-from playwright.sync_api import Page, expect
-
-REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "docs" / "screenshots"
-
-# open-stock.jsonl index 0: winnable; its optimal line starts Kc, Kh, 7h+6d.
-LAYOUT = (
-    "Th Js 2d Ks 8c Qs 8h 5d 8d Qc Tc 6h 2c 9h 4h 2h 5h Jd 6s 8s 3s Kc Jh 3c Kh As 3h 7h "
-    "6d Ah Kd 5c 4d Qd 9s 3d 7c Ad Ac 7s Jc 2s 5s 4s 6c 7d Td 9d 4c Qh 9c Ts"
-)
-
-
-def _has(name: str) -> re.Pattern[str]:
-    """A class matcher: the element's class list includes `name`."""
-    return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
-
-
-def open_board(
-    lab_notebook, name: str, rules: str = "open-stock", views: int = 1, setup: str = ""
-) -> Page:
-    """A notebook showing PyramidWidget on LAYOUT (`views` times), run and rendered; `setup`
-    is code run first (in the same cell as the widget's creation)."""
-    setup = (
-        f"{setup}\nfrom pyramid_widget import PyramidWidget\n"
-        f"w = PyramidWidget(rules={rules!r}, layout={LAYOUT!r})"
-    )
-    page = lab_notebook(name, [setup] + ["w"] * views)
-    run_all(page)
-    wait_for_widget(page, "[data-card]")
-    expect(page.locator(".pw-root")).to_have_count(views)
-    return page
-
-
-def kernel(page: Page, expression: str) -> str:
-    return run_code(page, f"print({expression})")
-
-
-def cell_count(page: Page) -> int:
-    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
+from harness import cell_count, has_class, kernel, open_board, run_code
+from playwright.sync_api import expect
 
 
 def test_the_board_renders_and_plays_by_clicks(lab_notebook):
@@ -65,16 +24,15 @@ def test_the_board_renders_and_plays_by_clicks(lab_notebook):
     # Select a card: it lifts and its partner (the face-up stock top) is highlighted.
     seven = board.locator('[data-card="7h"]')
     seven.click()
-    expect(seven).to_have_class(_has("pw-selected"))
-    expect(board.locator('[data-pile="stock"]')).to_have_class(_has("pw-partner"))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    board.screenshot(path=str(SCREENSHOTS / "board.png"), animations="disabled")  # README
+    expect(seven).to_have_class(has_class("pw-selected"))
+    expect(board.locator('[data-pile="stock"]')).to_have_class(has_class("pw-partner"))
     # Tapping it again deselects it; select it again and pair it with the stock top.
     seven.click()
-    expect(seven).not_to_have_class(_has("pw-selected"))
+    expect(seven).not_to_have_class(has_class("pw-selected"))
     seven.click()
     board.locator('[data-pile="stock"]').click()
     expect(seven).to_have_count(0)
+    expect(board.locator('[aria-live="polite"]')).to_have_text("Removed 6\u2666 + 7\u2665")
     expect(board.locator('[data-pile="stock"] [data-card="Ah"]')).to_be_visible()
     expect(board.locator(".pw-status")).to_contain_text("Cleared 3 of 28")
     assert kernel(page, "w.moves") == "['Kc', 'Kh', '6d+7h']"
@@ -99,6 +57,24 @@ def test_the_board_renders_and_plays_by_clicks(lab_notebook):
     expect(board.locator('[data-pile="waste"] [data-card="5c"]')).to_be_visible()
     moves = "['Kc', 'Kh', '6d+7h', 'draw', 'Kd', 'draw', 'draw', 'As+Qd', '4d+9s']"
     assert kernel(page, "w.moves") == moves
+
+
+def test_a_stock_tap_means_what_the_rules_say(lab_notebook):
+    # The Kd turns up on the stock after the first draw. Whether a tap on it plays the King or
+    # draws it is a rule (king_from_stock), and Python's to decide.
+    for rules, expected in (
+        ("open-stock", "Kd Ah"),
+        ("open-stock,king_from_stock=false", "draw Kd"),
+    ):
+        name = f"widget_stock_king_{len(rules)}.ipynb"
+        page = open_board(lab_notebook, name, rules=rules)
+        board = page.locator(".pw-root")
+        stock = board.locator('[data-pile="stock"]')
+        run_code(page, "for move in ('Kc', 'Kh', '6d+7h', 'draw'): w.play(move)")
+        expect(stock.locator('[data-card="Kd"]')).to_be_visible()
+        stock.click()
+        expect(stock.locator('[data-card="5c"]')).to_be_visible()
+        assert kernel(page, "w.moves[-1], w.game.waste[-1]") == expected
 
 
 def test_a_refused_pair_says_why_and_changes_nothing(lab_notebook):
@@ -162,7 +138,7 @@ def test_the_keyboard_plays_and_no_key_reaches_jupyterlab(lab_notebook):
         page.keyboard.press("ArrowRight")
     assert page.evaluate(focused) == "7h"
     page.keyboard.press(" ")
-    expect(board.locator('[data-card="7h"]')).to_have_class(_has("pw-selected"))
+    expect(board.locator('[data-card="7h"]')).to_have_class(has_class("pw-selected"))
     page.keyboard.press("ArrowUp")
     assert page.evaluate(focused) == "stock"
     page.keyboard.press("Enter")

@@ -1,0 +1,130 @@
+"""Puzzle mode: a board that poses puzzles mined from real deals and checks the player's moves.
+
+A puzzle waits for the move that keeps the win ("find"): a wrong move is refused and explained
+(the puzzle knows why each losing move loses). Once it is found the player plays on to the win
+("play"), and a move that throws the win away is refused there too (the exact solver judges:
+every card of a puzzle has been seen, or its answer holds whatever order the unseen ones lie
+in). A won position is "solved". The run keeps a score for the session.
+
+Nothing here reaches a front end but `PuzzleRun.view()`, which never names an answer before the
+player has found it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import solver
+from .game import Game, Move
+from .puzzles import Puzzle, PuzzleSet
+
+PLAY_ON_CHECK_S = 2.0
+"""Seconds the solver may take to judge one move of the play-on (an undecided one is let by)."""
+
+
+@dataclass
+class Score:
+    """This session's puzzles: tried (opened and moved in), solved, solved with no wrong try."""
+
+    tried: int = 0
+    solved: int = 0
+    first_try: int = 0
+
+
+class PuzzleRun:
+    """The puzzles of one board: the set stepped through, the one on the board, its phase,
+    what was last said and the score."""
+
+    def __init__(self, puzzles: PuzzleSet, puzzle: Puzzle, score: Score | None = None) -> None:
+        self.puzzles = puzzles
+        self.score = score or Score()
+        self.start(puzzle)
+
+    def start(self, puzzle: Puzzle) -> Game:
+        """Put `puzzle` on the board: a fresh game at its position."""
+        self.puzzle = puzzle
+        self.phase = "find"
+        self.said: str | None = None
+        self.said_kind: str | None = None  # "refused", "right" or "solved"
+        self.wrong = 0
+        self.moved = False
+        return puzzle.game()
+
+    @property
+    def prompt(self) -> str:
+        if self.phase == "solved":
+            return "Solved. Next puzzle?"
+        if self.phase == "play":
+            return "Right. Now play on to the win: a move that throws the win away is refused."
+        return self.puzzle.task
+
+    def refusal(self, game: Game, move: Move) -> str | None:
+        """Why the puzzle refuses `move` (a legal move of `game`), or None to let it be played.
+        A refusal in the find phase counts as a wrong try."""
+        if self.phase == "find" and not game.history:
+            verdict = self.puzzle.check(move)
+            if verdict.right:
+                return None
+            self._tried()
+            self.wrong += 1
+            self._say("refused", f"Not {verdict.text}: {verdict.sentence}")
+            return self.said
+        if self.phase == "solved":
+            return None  # the engine refuses moves on a won game
+        after = game.copy()
+        after.play(move)
+        if after.is_won:
+            return None
+        if solver.solve(after, time_limit=PLAY_ON_CHECK_S).status == "unwinnable":
+            self._say(
+                "refused", f"{move.text} throws the win away: after it the deal cannot be won."
+            )
+            return self.said
+        return None
+
+    def played(self, game: Game, move: Move) -> None:
+        """After a move the puzzle let through: the answer found, or the win reached."""
+        self._tried()
+        if self.phase == "find":
+            self.phase = "play"
+            self._say("right", f"Right: {move.text} keeps the win.")
+        if game.is_won:
+            self.phase = "solved"
+            self.score.solved += 1
+            self.score.first_try += self.wrong == 0
+            tries = "1 wrong try" if self.wrong == 1 else f"{self.wrong} wrong tries"
+            first = " First try!" if self.wrong == 0 else f" ({tries} first.)"
+            self._say("solved", "Solved: the deal is won." + first)
+
+    def undone(self, game: Game) -> None:
+        """Undo or restart: back at the puzzle's position, the answer is to be found again."""
+        if self.phase != "solved" and not game.history:
+            self.phase = "find"
+            self._say(None, None)
+
+    def _say(self, kind: str | None, words: str | None) -> None:
+        self.said_kind, self.said = kind, words
+
+    def _tried(self) -> None:
+        if not self.moved:
+            self.moved = True
+            self.score.tried += 1
+
+    def view(self) -> dict:
+        """What the board shows of the puzzle: where it stands, never its answer (`Puzzle.about`
+        leaves out what would name an unseen card)."""
+        puzzle = self.puzzle
+        return {
+            **puzzle.about,
+            "number": self.puzzles.index(puzzle) + 1,
+            "count": len(self.puzzles),
+            "phase": self.phase,
+            "prompt": self.prompt,
+            "said": self.said,
+            "said_kind": self.said_kind,
+            "score": {
+                "tried": self.score.tried,
+                "solved": self.score.solved,
+                "first_try": self.score.first_try,
+            },
+        }

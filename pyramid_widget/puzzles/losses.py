@@ -1,0 +1,156 @@
+"""Losses a player can see without searching, each with the sentence that explains it.
+
+The solver proves a move loses by covering every line; a player wants a reason. Four checks
+find the reasons that need no search, and each is sound (it fires only on a lost position), so
+a sentence built from one is always true:
+
+- a card that can never leave: every partner of a pyramid card still in the game lies on it or
+  under it (a card never pairs with a card on it, and a card under it is free only once it has
+  gone), or no partner is left at all; under the whole-deck win the same for a seen card in the
+  stock or waste;
+- a pyramid short of partners: more pyramid cards of one value than cards of the matching value
+  left anywhere (each pyramid card needs a partner of its own);
+- a dead end (`Game.is_dead_end`): nothing open pairs and nothing still to come fits;
+- no move at all.
+
+The sentences name only cards the player has seen: pyramid cards, and counts of values (which a
+player can work out from the cards already gone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..cards import LYING_ON, RANK_NAMES, Card
+from ..game import Game
+from ..words import join_words
+
+LossKind = Literal["trapped", "shortage", "dead end", "stuck"]
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four")
+
+
+@dataclass(frozen=True)
+class PlainLoss:
+    """Why a position is lost, plainly. ``sentence`` completes "after <move> ...", e.g. "the
+    9♦ can never leave: both Fours left lie on it (4♠ and 4♣)"; ``card`` is the card that can
+    never leave (for "trapped")."""
+
+    kind: LossKind
+    sentence: str
+    card: Card | None = None
+
+
+def rank_word(value: int, count: int = 1) -> str:
+    """A value in words, singular or plural: "Four", "Fours", "Sixes". (Words, not "4s",
+    which would read as the card 4♠ in notation.)
+
+    >>> rank_word(4, 2), rank_word(1), rank_word(6, 3)
+    ('Fours', 'Ace', 'Sixes')
+    """
+    word = RANK_NAMES[value - 1]
+    if count == 1:
+        return word
+    return word + ("es" if word.endswith("x") else "s")
+
+
+def count_word(count: int) -> str:
+    """Small counts in words (a pyramid holds at most four cards of a value)."""
+    return _COUNT_WORDS[count] if count < len(_COUNT_WORDS) else str(count)
+
+
+def plain_loss(game: Game) -> PlainLoss | None:
+    """The first plain reason why ``game`` is lost, or None when none of the checks fires (the
+    position may still be lost: only the solver can say).
+
+    >>> lost = Game.from_position({0: "9d", 1: "4s", 2: "Kc"})
+    >>> plain_loss(lost).sentence
+    'the 9♦ can never leave: the only Four left, 4♠, lies on it'
+    """
+    if game.is_won:
+        return None
+    return _trapped(game) or _shortage(game) or _dead_end(game)
+
+
+def _left(game: Game) -> tuple[dict[int, Card], tuple[Card, ...]]:
+    """The pyramid cards still there by index, and the cards of stock and waste."""
+    pyramid = {i: card for i, card in enumerate(game.pyramid) if card is not None}
+    return pyramid, game.waste + game.stock
+
+
+def _trapped(game: Game) -> PlainLoss | None:
+    pyramid, rest = _left(game)
+    for i, card in pyramid.items():
+        if card.is_king:
+            continue
+        partners = [(j, other) for j, other in pyramid.items() if other.pairs_with(card)]
+        if any(other.pairs_with(card) for other in rest):
+            continue
+        if all(j in LYING_ON[i] or i in LYING_ON[j] for j, _ in partners):
+            on = [other for j, other in partners if j in LYING_ON[i]]
+            under = [other for j, other in partners if i in LYING_ON[j]]
+            return PlainLoss("trapped", _trapped_sentence(card, on, under), card)
+    if game.rules.win == "deck":
+        seen = game.seen
+        for card in rest:
+            if card.is_king or card not in seen:
+                continue
+            others = [*pyramid.values(), *(rest if game.rules.stock_in_play else ())]
+            if not any(other.pairs_with(card) for other in others):
+                need = rank_word(13 - card.value)
+                return PlainLoss("trapped", f"the {card.symbol} can never leave: no {need} is left")
+    return None
+
+
+def _trapped_sentence(card: Card, on: list[Card], under: list[Card]) -> str:
+    need = 13 - card.value
+    head = f"the {card.symbol} can never leave: "
+    total = len(on) + len(under)
+    if total == 0:
+        return head + f"no {rank_word(need)} is left to take it"
+    names = join_words([other.symbol for other in sorted(on + under)])
+    if total == 1:
+        where = "on" if on else "under"
+        return head + f"the only {rank_word(need)} left, {names}, lies {where} it"
+    if on and under:
+        return head + (
+            f"of the {rank_word(need, 2)} left, {join_words([c.symbol for c in sorted(on)])} "
+            f"{'lies' if len(on) == 1 else 'lie'} on it and "
+            f"{join_words([c.symbol for c in sorted(under)])} under it"
+        )
+    many = "both" if total == 2 else f"all {count_word(total)}"
+    where = "on" if on else "under"
+    return head + f"{many} {rank_word(need, 2)} left lie {where} it ({names})"
+
+
+def _shortage(game: Game) -> PlainLoss | None:
+    pyramid, rest = _left(game)
+    cards = [*pyramid.values(), *rest]
+    for value in range(1, 13):
+        in_pyramid = sum(card.value == value for card in pyramid.values())
+        partners = sum(card.value == 13 - value for card in cards)
+        if in_pyramid > partners:
+            take = "it" if in_pyramid == 1 else "them"
+            have = (
+                f"no {rank_word(13 - value)} is"
+                if partners == 0
+                else f"only {count_word(partners)} {rank_word(13 - value, partners)} "
+                f"{'is' if partners == 1 else 'are'}"
+            )
+            return PlainLoss(
+                "shortage",
+                f"the pyramid still holds {count_word(in_pyramid)} "
+                f"{rank_word(value, in_pyramid)}, but {have} left to take {take}",
+            )
+    return None
+
+
+def _dead_end(game: Game) -> PlainLoss | None:
+    if not game.legal_moves():
+        return PlainLoss("stuck", "no move is left")
+    if game.is_dead_end:
+        return PlainLoss(
+            "dead end", "nothing in play pairs, and no card still to come fits the pyramid"
+        )
+    return None

@@ -1,0 +1,145 @@
+"""Puzzle mode on the board: a wrong move refused and explained, the right one accepted, play
+on to the win with a move that throws it away refused, a score, next and previous, filters,
+and the game that was on the board back as it was. Nothing sent names an answer or an unseen
+card."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from helpers import cards_named
+
+from pyramid_widget import IllegalMove, Move, puzzles, solve
+from pyramid_widget.session import NO_PUZZLE, GameSession
+from pyramid_widget.view import NO_HINTS_IN_PUZZLES
+
+
+def board(**kwargs) -> GameSession:
+    return GameSession("classic", deal=42, store=None, threads=False, **kwargs)
+
+
+SEQ = itertools.count(1)
+
+
+def intent(session: GameSession, action: str, **fields) -> dict:
+    message = {"type": "intent", "seq": next(SEQ), "view": "v",
+               "version": session.version, "action": action, **fields}  # fmt: skip
+    return session.handle(message)
+
+
+def test_a_wrong_move_is_refused_and_explained_and_the_right_line_is_accepted_to_the_win():
+    session = board()
+    puzzle = session.open_puzzle(difficulty="easy")
+    assert session.state["puzzle"]["phase"] == "find" and session.game.code == puzzle.code
+    before = session.game.code
+    wrong = puzzle.alternatives[0]
+    with pytest.raises(IllegalMove) as refused:
+        session.play(wrong.move)
+    assert refused.value.reason == f"Not {wrong.text}: {wrong.why}"
+    assert session.game.code == before  # nothing changed on the board
+    assert session.state["puzzle"]["said"] == refused.value.reason
+    session.play(puzzle.answers[0].move)
+    assert session.state["puzzle"]["phase"] == "play"
+    for move in solve(session.game).moves:
+        session.play(move)
+    shown = session.state["puzzle"]
+    assert session.game.is_won and shown["phase"] == "solved"
+    assert shown["score"] == {"tried": 1, "solved": 1, "first_try": 0}
+
+
+def test_in_the_play_on_a_move_that_throws_the_win_away_is_refused():
+    session = board()
+    for puzzle in puzzles.load("classic"):
+        session.open_puzzle(puzzle.id)
+        session.play(puzzle.answers[0].move)
+        game = session.game
+        losing = next(
+            (move for move in game.legal_moves()
+             if not (after := game.copy()).play(move) or solve(after).status == "unwinnable"),
+            None,
+        )  # fmt: skip
+        if losing is not None:
+            break
+    else:
+        pytest.fail("no play-on position with a losing move among the shipped puzzles")
+    with pytest.raises(IllegalMove, match="throws the win away"):
+        session.play(losing)
+    assert session.state["puzzle"]["phase"] == "play"
+
+
+def test_the_board_steps_through_a_filtered_set_and_gives_back_its_game():
+    session = board()
+    session.play("Ks")
+    game, moves = session.game, list(session.moves)
+    first = session.open_puzzle(theme="trapped", difficulty="medium")
+    chosen = puzzles.load("classic", theme="trapped", difficulty="medium")
+    assert first == chosen[0] and session.state["puzzle"]["count"] == len(chosen)
+    assert session.step_puzzle(1) == chosen[1] and session.step_puzzle(-1) == chosen[0]
+    assert session.step_puzzle(-1) == chosen[-1]  # round the end
+    session.close_puzzle()
+    assert session.game is game and session.moves == moves and session.state["puzzle"] is None
+    with pytest.raises(IllegalMove, match=NO_PUZZLE):
+        session.step_puzzle(1)
+
+
+def test_puzzles_are_not_recorded_and_the_game_left_waits(tmp_path):
+    session = GameSession("classic", deal=42, store=tmp_path / "db.sqlite3", threads=False)
+    session.play("Ks")
+    saved = session.store.saved_game("classic").game.log
+    puzzle = session.open_puzzle()
+    session.play(puzzle.answers[0].move)
+    session.close_puzzle()
+    assert session.records().games == 0 and session.store.saved_game("classic").game.log == saved
+
+
+def test_a_puzzle_gives_no_hint_and_a_new_deal_ends_puzzle_mode():
+    session = board()
+    session.open_puzzle()
+    assert intent(session, "hint")["reason"] == NO_HINTS_IN_PUZZLES
+    assert session.state["controls"]["hint"]["enabled"] is False
+    session.new_deal(7)
+    assert session.state["puzzle"] is None and session.game.deal_number == 7
+
+
+def test_puzzle_intents_open_step_and_close():
+    session = board()
+    assert intent(session, "puzzle", theme="trapped")["ok"]
+    opened = session.puzzle
+    assert intent(session, "puzzle", step=1)["ok"] and session.puzzle != opened
+    assert intent(session, "puzzle", id=opened.id)["ok"] and session.puzzle == opened
+    for bad, reason in [
+        ({"step": 2}, "'step' must be 1"),
+        ({"theme": "nope"}, "unknown theme"),
+        ({"id": "000000000000"}, "no shipped puzzle has the id"),
+        ({"id": opened.id, "theme": "trapped"}, "takes no theme"),
+    ]:
+        answer = intent(session, "puzzle", **bad)
+        assert not answer["ok"] and reason in answer["reason"], answer
+    assert intent(session, "puzzle_close")["ok"] and session.puzzle is None
+
+
+def test_nothing_sent_names_an_answer_or_an_unseen_card():
+    session = board()
+    sent: list[tuple[str, str]] = []
+
+    def keep(state: dict, moves: list[str]) -> None:
+        # The cards and legal moves are on the board for every position (the answer among
+        # them, unmarked); what must not single it out is what the board says of the puzzle.
+        about = json.dumps([state["puzzle"], state["hint"]], ensure_ascii=False)
+        sent.append((json.dumps(state, ensure_ascii=False), about))
+
+    session.listen(keep)
+    hiding = [p for p in puzzles.load() if p.unseen][:5] + list(puzzles.load("strict"))[:5]
+    for puzzle in hiding:
+        sent.clear()
+        session.open_puzzle(puzzle.id)
+        unseen = set(session.game.cards) - session.game.seen
+        for text, about in sent:
+            for answer in puzzle.answers:
+                assert answer.move not in about and answer.text not in about
+            assert not cards_named(text) & unseen
+            if puzzle.unseen:  # once every card is seen, the code gives nothing away
+                assert puzzle.code not in text and f'"deal": {puzzle.deal}' not in text
+        assert Move.parse(puzzle.answers[0].move)  # answers are kept in Python only

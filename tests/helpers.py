@@ -1,5 +1,5 @@
 """What several test modules share: a reference layout and its win, a stand-in for a browser
-view, a fake clock and a wait. (Test modules import from here, never from one another.)"""
+view, a fake clock, a wait, and a search with no pruning for checking the solver. (Test modules import from here, never from one another.)"""
 
 from __future__ import annotations
 
@@ -149,3 +149,27 @@ def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> None:
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def brute_force(game: Game, budget: int) -> bool:
+    """Plain reachability search over the engine's own legal moves, no pruning at all: is a
+    won position reachable? (Under unlimited passes the pass number is left out of the
+    position, so the search is finite.)"""
+    unlimited = game.rules.passes is None
+    visited = set()
+    stack = [game.copy()]
+    while stack:
+        position = stack.pop()
+        if position.is_won:
+            return True
+        key = (position.pyramid, position.waste, position.stock, unlimited or position.pass_number)
+        if key in visited:
+            continue
+        visited.add(key)
+        if len(visited) > budget:
+            raise TimeoutError
+        for move in position.legal_moves():
+            child = position.copy()
+            child.play(move)
+            stack.append(child)
+    return False

@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from helpers import brute_force
 
 from pyramid_widget import Game, Rules, solve
 
@@ -217,30 +218,6 @@ def test_rules_that_only_add_moves_never_lose_a_win():
 
 
 # ------------------------------------------------------------------ brute force
-def brute_force(game: Game, budget: int) -> bool:
-    """Plain reachability search over the engine's own legal moves, no pruning at all: is a
-    won position reachable? (Under unlimited passes the pass number is left out of the
-    position, so the search is finite.)"""
-    unlimited = game.rules.passes is None
-    visited = set()
-    stack = [game.copy()]
-    while stack:
-        position = stack.pop()
-        if position.is_won:
-            return True
-        key = (position.pyramid, position.waste, position.stock, unlimited or position.pass_number)
-        if key in visited:
-            continue
-        visited.add(key)
-        if len(visited) > budget:
-            raise TimeoutError
-        for move in position.legal_moves():
-            child = position.copy()
-            child.play(move)
-            stack.append(child)
-    return False
-
-
 @pytest.mark.parametrize(
     "rules",
     [

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import brute_force
 
 from pyramid_widget import Game, solve
 from pyramid_widget.solver import search

@@ -1,5 +1,6 @@
 """What several test modules share: a reference layout and its win, a stand-in for a browser
-view, a fake clock, a wait, and a search with no pruning for checking the solver. (Test modules import from here, never from one another.)"""
+view, a fake clock, a wait, and a search with no pruning that checks the solver. (Test
+modules import from here, never from one another.)"""
 
 from __future__ import annotations
 

@@ -27,19 +27,11 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from pyramid_widget import Game, Rules, hint, solve
+from pyramid_widget import PRESETS, Game, Rules, hint, solve
 from pyramid_widget.solver import wilson
 
 DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"  # copy of shared/decks
-PRESETS = [
-    "classic",
-    "scored",
-    "open-stock",
-    "one-recycle",
-    "strict",
-    "classic,passes=1",
-    "classic,passes=unlimited",
-]
+RULE_SETTINGS = [*PRESETS, "classic,passes=1", "classic,passes=unlimited"]
 MEMORY_DEALS = 3  # the slowest deals of each run whose peak memory is measured
 
 
@@ -132,7 +124,7 @@ def hint_positions(count: int, seed: int = 2026) -> list[Game]:
     rng = random.Random(seed)
     games = []
     for n in range(count):
-        game = Game.deal(rng.randrange(1, 10**6), PRESETS[n % len(PRESETS)])
+        game = Game.deal(rng.randrange(1, 10**6), RULE_SETTINGS[n % len(RULE_SETTINGS)])
         for _ in range(rng.randrange(0, 40)):
             moves = game.legal_moves()
             if not moves:
@@ -161,7 +153,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="deals 1-500, fewer decks/hints")
     parser.add_argument("--deals", type=int, default=None, help="numbered deals 1..N per preset")
-    parser.add_argument("--presets", default=";".join(PRESETS), help="';'-separated rule names")
+    parser.add_argument("--presets", default=";".join(RULE_SETTINGS), help="A;B: rule names")
     parser.add_argument("--optimal", type=int, default=None, help="open-stock decks, optimal")
     parser.add_argument("--hints", type=int, default=None, help="positions for fair hints")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per deal at most")

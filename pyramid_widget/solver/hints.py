@@ -236,12 +236,24 @@ def _odds(game: Game, unseen: int, won: int, decided: int, every: bool, unsettle
     return odds
 
 
+def _search(solver: Solver, state: tuple[int, int, int, int], budget: int) -> list[str] | None:
+    """One of a hint's many small searches, each within a node budget. The work of the
+    relaxed check and of the apex rule at each recycle is not counted in nodes, and in such
+    small searches it costs more time than the nodes it saves, so the first is given a small
+    budget and the second is left out (fair hints on 300 positions of random play: p99 109 ms
+    with the apex rule at recycles, 86 ms without). Neither changes a verdict once decided.
+    """
+    return solver.solve(
+        state, node_limit=budget, relaxed_budget=_HINT_RELAXED, apex_at_recycle=False
+    )
+
+
 def _winning_moves(
     solver: Solver, start: tuple[int, int, int, int], notations: list[str], budget: int
 ) -> list[str]:
     """The moves after which this (fully known) completion can still be won. All searches
     share the solver's memo. Raises SearchTimeout past ``budget`` nodes."""
-    line = solver.solve(start, node_limit=budget, relaxed_budget=_HINT_RELAXED)
+    line = _search(solver, start, budget)
     if line is None:
         return []
     winners = [line[0]]
@@ -249,7 +261,7 @@ def _winning_moves(
         if notation in winners:
             continue
         child = solver.after(start, notation)
-        if solver.solve(child, node_limit=budget, relaxed_budget=_HINT_RELAXED) is not None:
+        if _search(solver, child, budget) is not None:
             winners.append(notation)
     return winners
 

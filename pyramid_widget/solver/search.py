@@ -603,6 +603,7 @@ class Solver:
         self._memo: dict[int, int] = {}
         self._last: _LastPass | None = None  # rule 8, once the search of a last pass runs long
         self._switch_at: int | None = None
+        self._apex_at_recycle = True  # rule 9 at each recycle into the last pass (see solve)
         self._pinfo: dict[int, tuple] = {}
         self._tight: dict[tuple[int, ...], tuple] = {}  # rule 6's values, per pyramid counts
         self.deadline: float | None = None
@@ -842,14 +843,21 @@ class Solver:
         deadline: float | None = None,
         node_limit: int | None = None,
         relaxed_budget: int = _RELAXED_BUDGET,
+        apex_at_recycle: bool = True,
     ) -> list[str] | None:
         """A winning line from ``state`` as notations, or None when none exists.
 
         Raises SearchTimeout when ``deadline`` (a time.perf_counter() value) passes or the
         solver's node count passes ``node_limit`` first. A node limit makes the answer
         deterministic: the same question always gets the same answer, however fast the machine.
+        ``relaxed_budget`` bounds the up-front relaxed check (rule 7); ``apex_at_recycle``
+        False leaves rule 9 out at the recycles into the last pass (it is still checked at a
+        start in the last pass). Both only decide how much is cut, never a verdict: rules 7
+        and 9 only cut lost positions, and their work is not counted in nodes, so a search
+        with a small node budget (a fair hint's) may do better with less of it.
         """
         self.deadline, self.node_limit = deadline, node_limit
+        self._apex_at_recycle = apex_at_recycle
         P, S, k, p = state
         if self.problem.passes is None:
             p = 0
@@ -1081,7 +1089,11 @@ class Solver:
                         return False
                     if not self.pyramid.relaxed(P, self.bag(S)):
                         return False  # rule 7, after a recycle
-                    if p + 1 == passes and not self.apex_reachable(P, 0, S):
+                    if (
+                        p + 1 == passes
+                        and self._apex_at_recycle
+                        and not self.apex_reachable(P, 0, S)
+                    ):
                         return False  # rule 9
                     k = first_stock(S, 0)
                     if passes is None:

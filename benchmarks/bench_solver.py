@@ -1,15 +1,16 @@
 """Solver speed: CPU time per deal for every preset, shortest wins, and fair-hint latency.
 
-    python benchmarks/bench_solver.py [--quick] [--deals N] [--presets A;B] [--optimal N]
-                                      [--hints N] [--limit S] [--save FILE]
+    python benchmarks/bench_solver.py [--quick] [--deals N] [--presets A;B] [--references N]
+                                      [--optimal N] [--hints N] [--limit S] [--save FILE]
 
 Per rule setting, over numbered deals 1..N (default 10,000; ``--quick``: 500, for a daily run):
 the share decided, the winnable share with its 95 % Wilson interval, the median, 90th and 99th
 percentile and maximum CPU time per deal (``time.process_time``, so other load on a shared
 machine counts little), search nodes per CPU second, the peak memory of one solve (tracemalloc
-on the slowest deals, solved again untimed: tracing slows the search) and the slowest deals.
-Then ``optimal=True`` over the open-stock reference decks (tests/data/decks), and fair hints on
-positions met in seeded random play.
+on the slowest deals, solved again untimed: tracing slows the search) and the slowest deals;
+the same for the reference decks (tests/data/decks; the first N of each file with
+``--references N``). Then ``optimal=True`` over the open-stock reference decks, and fair hints
+on positions met in seeded random play.
 
 Goals (issue 15, one core, pure CPython): every deal decided, median <= 2 ms, p99 <= 100 ms,
 max <= 1 s per preset; shortest wins median <= 0.25 s, each one found; a fair hint p99 <= 100 ms;
@@ -85,11 +86,13 @@ def run(label: str, games: list[tuple[object, Game]], limit: float, save) -> Non
     print(f"{'':<40}slowest: {worst}", flush=True)
 
 
-def reference(name: str) -> list[tuple[object, Game]]:
+def reference(name: str, count: int | None) -> list[tuple[object, Game]]:
+    """The first ``count`` (None: all) decks of a reference file, as (index, game)."""
     path = DECKS / name
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [
-        (row["index"], Game.from_layout(row["layout"], Rules.parse(row["rules"]))) for row in rows
+        (row["index"], Game.from_layout(row["layout"], Rules.parse(row["rules"])))
+        for row in rows[:count]
     ]
 
 
@@ -154,6 +157,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="deals 1-500, fewer decks/hints")
     parser.add_argument("--deals", type=int, default=None, help="numbered deals 1..N per preset")
     parser.add_argument("--presets", default=";".join(RULE_SETTINGS), help="A;B: rule names")
+    parser.add_argument("--references", type=int, default=None, help="decks per reference file")
     parser.add_argument("--optimal", type=int, default=None, help="open-stock decks, optimal")
     parser.add_argument("--hints", type=int, default=None, help="positions for fair hints")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per deal at most")
@@ -175,7 +179,7 @@ def main() -> None:
             games = [(n, Game.deal(n, rules)) for n in range(1, deals + 1)]
             run(f"{name} #1-{deals}", games, args.limit, save)
         for deck in ("open-stock.jsonl", "one-pass.jsonl"):
-            games = reference(deck)
+            games = reference(deck, args.references)
             run(f"ref {deck} ({games[0][1].rules.name})", games, args.limit, save)
     finally:
         if save is not None:

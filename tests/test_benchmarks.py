@@ -1,0 +1,76 @@
+"""The benchmark scripts run, in a tiny mode, and print the figures they promise.
+
+The figures in the README and in the issue notes come from these scripts; a script that no
+longer runs would leave them unreproducible. Nothing here looks at a timing (timings belong to
+the scripts' output, never to an assertion): only that each figure is printed and that the
+verdicts behind it are right.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from pyramid_widget import PRESETS, Game, solve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(script: str, *args: str, timeout: float = 300) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_solver_benchmark_prints_every_figure_and_saves_true_verdicts(tmp_path):
+    saved = tmp_path / "deals.jsonl"
+    out = run(
+        "bench_solver.py",
+        *("--deals", "6", "--presets", "classic;strict", "--references", "2"),
+        *("--optimal", "1", "--hints", "3"),
+        *("--save", str(saved)),
+    )
+    for name in ("classic", "strict"):
+        line = next(line for line in out.splitlines() if line.startswith(f"{name} #1-6"))
+        # decided, winnable with its interval, median, p90, p99, max, nodes/s, peak MiB
+        assert re.search(r"100\.00 %\s+[\d.]+ % \([\d.]+-[\d.]+\)(\s+[\d.]+){6}$", line), line
+    assert re.search(r"shortest wins found with the reference's length: (\d+) of \1\b", out)
+    assert re.search(r"fair hint on 3 positions met in random play: median [\d.]+ ms", out)
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    mine = [row for row in rows if not row["set"].startswith("ref ")]
+    assert len(mine) == 12 and len(rows) == 16  # and 2 decks of each reference file
+    for row in mine:
+        rules = row["set"].split(" #")[0]
+        assert row["status"] == solve(Game.deal(row["deal"], rules)).status, row
+
+
+def test_the_engine_benchmark_prints_moves_per_second_for_every_preset():
+    out = run("bench_engine.py", "--games", "2")
+    for name in PRESETS:
+        assert re.search(rf"^{name}\s+2\s+\d+\s+[\d.]+\s+\d+$", out, re.MULTILINE), out
+
+
+def test_the_store_benchmark_prints_its_waits():
+    out = run("bench_store.py", "20")
+    assert re.search(r"^autosave per move over \d+ moves: median [\d.]+ ms", out, re.MULTILINE)
+    assert "database with 21 finished games" in out, out  # 20 made, plus the one it plays
+    for wait in ("open (quick_check", "saved_game", "records('classic')", "history() of all"):
+        assert re.search(rf"^{re.escape(wait)}.*median [\d.]+ ms$", out, re.MULTILINE), wait
+
+
+def test_the_statistics_benchmark_counts_alike_on_the_pool_and_a_dask_cluster():
+    out = run("bench_stats.py", "--deals", "8", "--workers", "1", "--repeat", "1", "--limit", "5")
+    won = sum(solve(Game.deal(n), time_limit=5).status == "winnable" for n in range(1, 9))
+    counts = f"{won} winnable, {8 - won} not, 0 undecided"
+    for side in ("process pool (1)", "dask Client (1)"):
+        line = next(line for line in out.splitlines() if line.startswith(f"round 1  {side}"))
+        assert counts in line and "same verdicts" in line, line

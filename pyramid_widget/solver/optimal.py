@@ -39,6 +39,7 @@ _LOST = 10**6  # a heuristic value that no bound admits
 _FRESH = 1 << 57
 _RECYCLE = -(1 << 20)  # the move code of a recycle; -n is n draws; a | b << 6 a removal
 _ALONE = 63  # the second card of a removal that takes one card (a King)
+_MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and below 2**22
 
 
 def _heuristic(solver: Solver, P: int, S: int, k: int, cache: dict | None = None) -> int:
@@ -229,21 +230,25 @@ def shortest(
         cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
         assert not cut or not solver.deck_win, "shortest() needs a winnable position"
         first &= ~(cut << 28)
-    parents: dict[int, tuple[int, int]] = {first: (-1, 0)}
-    best: dict[int, int] = {first: 0}
+    # Per position reached: its cost so far, the move into it and the position before, in one
+    # int (`_node`), and the queue's entries as one int each: a long search keeps many.
+    g_bits = (bound + 1).bit_length()  # every cost kept is at most the bound
+    g_mask = (1 << g_bits) - 1
+    nodes: dict[int, int] = {first: _node(0, 0, first, g_bits)}
     estimates: dict[int, int] = {}  # the heuristic per (P, S, k)
     needs: dict[int, tuple] = {}  # its per-pyramid part (`_needs`)
     lost = solver._memo  # positions the exact search proved lost (rule 5)
     deck_win = solver.deck_win
-    buckets: list[list[tuple[int, int]]] = [[] for _ in range(bound + 1)]
+    buckets: list[list[int]] = [[] for _ in range(bound + 1)]  # per f: state << g_bits | g
     f = _heuristic(solver, P, first >> 28 & 0xFFFFFF, k)
-    buckets[min(f, bound)].append((0, first))
+    buckets[min(f, bound)].append(first << g_bits)
     expanded = 0
     for f in range(bound + 1):
         bucket = buckets[f]
         while bucket:
-            g, state = bucket.pop()
-            if best.get(state, g) < g:
+            entry = bucket.pop()
+            g, state = entry & g_mask, entry >> g_bits
+            if nodes[state] & g_mask < g:
                 continue
             expanded += 1
             if (
@@ -253,10 +258,11 @@ def shortest(
             ):
                 raise SearchTimeout
             if state & FULL == FULL and (not state >> 28 & 0xFFFFFF or not deck_win):
-                return _line(solver, parents, state)
+                return _line(solver, nodes, first, state, g_bits)
             for cost, child, move in successors(solver, state):
                 g2 = g + cost
-                if g2 >= best.get(child, bound + 1):
+                known = nodes.get(child)
+                if known is not None and g2 >= known & g_mask:
                     continue
                 spot = child & ((1 << 57) - 1)
                 h = estimates.get(spot)
@@ -270,19 +276,24 @@ def shortest(
                 done = lost.get(child & ((1 << 52) - 1))
                 if done is not None and done <= (child >> 58) << 5 | (child >> 52 & 31):
                     continue  # proved lost by the exact search
-                best[child] = g2
-                parents[child] = (state, move)
-                buckets[f2].append((g2, child))
+                nodes[child] = _node(g2, move, state, g_bits)
+                buckets[f2].append(child << g_bits | g2)
     raise AssertionError("no win within the bound the exact search found")
 
 
-def _line(solver: Solver, parents: dict[int, tuple[int, int]], state: int) -> list[str]:
+def _node(g: int, move: int, parent: int, g_bits: int) -> int:
+    """A position's entry in `shortest`: from the high bits down, the position before, the move
+    code into it (22 bits) and the cost ``g`` (the low ``g_bits``)."""
+    return (parent << 22 | move + _MOVE_BIAS) << g_bits | g
+
+
+def _line(solver: Solver, nodes: dict[int, int], first: int, state: int, g_bits: int) -> list[str]:
     names = solver.problem.pyramid + solver.problem.stock
     moves: list[str] = []
-    while True:
-        parent, move = parents[state]
-        if parent < 0:
-            break
+    while state != first:
+        node = nodes[state] >> g_bits
+        parent = node >> 22
+        move = (node & ((1 << 22) - 1)) - _MOVE_BIAS
         if move == _RECYCLE:
             moves.append("recycle")
         elif move < 0:

@@ -174,3 +174,34 @@ def brute_force(game: Game, budget: int) -> bool:
             child.play(move)
             stack.append(child)
     return False
+
+
+def fewest_moves(game: Game, budget: int) -> int | None:
+    """Breadth-first search over the engine's own legal moves, no pruning at all: the fewest
+    moves to a won position, or None when there is none (raises TimeoutError past ``budget``
+    positions)."""
+    unlimited = game.rules.passes is None
+
+    def key(position: Game) -> tuple:
+        return (position.pyramid, position.waste, position.stock, unlimited or position.pass_number)
+
+    visited = {key(game)}
+    frontier = [game.copy()]
+    depth = 0
+    while frontier:
+        if any(position.is_won for position in frontier):
+            return depth
+        depth += 1
+        following = []
+        for position in frontier:
+            for move in position.legal_moves():
+                child = position.copy()
+                child.play(move)
+                spot = key(child)
+                if spot not in visited:
+                    visited.add(spot)
+                    following.append(child)
+        if len(visited) > budget:
+            raise TimeoutError
+        frontier = following
+    return None

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from helpers import brute_force
+from helpers import brute_force, fewest_moves
 
 from pyramid_widget import Game, Rules, solve
 
@@ -81,6 +81,41 @@ def test_shortest_wins_have_the_reference_move_counts_on_every_reference_deck():
         assert (status, optimal) == ("winnable", True), index
         assert len(moves) == row["optimal_moves"], index
         assert replay_wins(game, moves), index
+
+
+@pytest.mark.parametrize(
+    "rules",
+    ["classic", "open-stock", "one-recycle", "classic,passes=1", "open-stock,passes=unlimited"],
+)
+def test_shortest_wins_are_as_short_as_a_breadth_first_search_finds(rules):
+    """Near the end of a won game, often after a step off the line (so waste and stock hold
+    cards the pyramid still needs, deep down, with and without a recycle left): the shortest
+    win has exactly as many moves as a search over the engine's own moves finds."""
+    rng = random.Random(f"fewest-{rules}")
+    checked = 0
+    for deal in range(1, 1000):
+        if checked >= 10:
+            break
+        game = Game.deal(deal, rules)
+        line = list(solve(game).moves)
+        if not line:
+            continue
+        for move in line[: max(0, len(line) - rng.randrange(5, 11))]:
+            game.play(move)
+        if rng.random() < 0.6:
+            game.play(rng.choice(game.legal_moves()))
+        try:
+            fewest = fewest_moves(game, 60_000)
+        except TimeoutError:
+            continue
+        solution = solve(game, optimal=True)
+        if fewest is None:
+            assert solution.status == "unwinnable", (deal, game.code)
+            continue
+        assert len(solution.moves) == fewest, (deal, game.code)
+        assert replay_wins(game, solution.moves), (deal, game.code)
+        checked += 1
+    assert checked >= 10
 
 
 def test_the_reference_optimal_lines_are_no_shorter_than_ours():

@@ -1,10 +1,13 @@
 """Shortest wins: A* over the solver's positions, every pair, King, draw and recycle one move.
 
-The heuristic counts removals still needed: each King in the pyramid takes a move of its own,
-and for ranks r and 13 - r a move removes at most one pyramid card of each, so the larger of the
-two counts is a lower bound (under the whole-deck win, the cards in waste and stock count too,
-and with the stock face down each card still in the stock needs a draw). It never overestimates
-and drops by at most one per move, so the first win taken off the queue is a shortest one.
+The heuristic (`_Estimator`) counts removals still needed: each King in the pyramid takes a
+move of its own, and for ranks r and 13 - r a move removes at most one pyramid card of each, so
+the larger of the two counts is a lower bound (under the whole-deck win, the cards in waste and
+stock count too, and with the stock face down each card still in the stock needs a draw); then
+it adds the moves needed to reach the cards the pyramid must still take from waste and stock.
+It never overestimates. A position's estimate is never taken below its parent's (pathmax: the
+parent's is a lower bound for every line through it), so the queue is taken in order of
+estimate and the first win taken off it is a shortest one.
 
 The successor rules are the exact search's (see `search`), each of which keeps a shortest win:
 a pyramid King leaves at once, and so does a pyramid card with its one partner left when that
@@ -42,61 +45,174 @@ _ALONE = 63  # the second card of a removal that takes one card (a King)
 _MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and below 2**22
 
 
-def _heuristic(solver: Solver, P: int, S: int, k: int, cache: dict | None = None) -> int:
-    """A lower bound on the moves still needed: the removals bound of `PyramidFacts._bounds`
-    (under the whole-deck win: the same count over every card left, plus a draw for each card
-    of a face-down stock), plus the moves needed to reach cards the pyramid must still take
-    from the stock.
+class _Estimator:
+    """The heuristic of `shortest` (`__call__`), with its caches: the removals bound and the
+    kind of needs per pyramid state, and the moves to reach the cards needed per (waste and
+    stock, whether a recycle is left, kind of needs), which many pyramid states share."""
 
-    When a bound says at least n cards of some values must still come from waste and stock and
-    the waste holds fewer, the rest come from the stock part; say the one needed lies d cards
-    deep. Face down, reaching it takes d + 1 draws. With the stock top in play, each of the d
-    cards above it must leave the stock first: by a move that removes no pyramid card (not
-    counted in the removals), or paired with a pyramid card. At least L pyramid cards must take
-    partners from waste and stock (the bounds' lows); the removals bound assumes exactly L, and
-    each further pyramid card paired with a stock card breaks a pyramid pair: half a move more.
-    So with e of the d cards paired (e at most the p whose value has a partner left in the
-    pyramid), the cost is at least (d - e) + max(0, e + 1 - L) / 2, smallest at e = min(d, p).
-    """
-    if solver.deck_win:
-        counts = solver._info(P)[5]
-        masks = solver._value_masks
-        total = [counts[v] + (S & masks[v]).bit_count() for v in range(14)]
-        bound = total[13] + sum(max(total[r], total[13 - r]) for r in range(1, 7))
-        if not solver.problem.stock_in_play:
-            bound += (S >> k).bit_count()
-        return bound
-    facts = cache.get(P) if cache is not None else None
-    if facts is None:
-        facts = _needs(solver, P)
-        if cache is not None:
-            cache[P] = facts
-    removals, needs, short, partnered = facts
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.open_stock = solver.problem.stock_in_play
+        self._pyramid: dict[int, tuple[int, int]] = {}  # P -> (removals bound, kind)
+        self._kinds: dict[tuple[tuple[tuple[int, int], ...], int, int], int] = {}
+        self._kind_list: list[tuple[tuple[tuple[int, int], ...], int, int]] = []
+        self._extra: dict[int, int] = {}
+
+    def __call__(self, P: int, S: int, k: int, recycle: bool) -> int:
+        """A lower bound on the moves still needed: the removals bound of `PyramidFacts._bounds`
+        (under the whole-deck win: the same count over every card left, plus a draw for each card
+        of a face-down stock), plus the moves needed to reach cards the pyramid must still take
+        from waste and stock. ``recycle`` says whether a recycle is still allowed.
+
+        When a bound says at least n cards of some values must still come from waste and stock,
+        the n-th cheapest of them to reach is reached at some point; what reaching one costs:
+
+        - In the stock, d cards deep: face down, d + 1 draws. With the stock top in play, each of
+          the d cards above it must leave the stock first: by a move that removes no pyramid card
+          (not counted in the removals), or paired with a pyramid card. At least L pyramid cards
+          must take partners from waste and stock (the bounds' lows); the removals bound assumes
+          exactly L, and each further pyramid card paired with a non-pyramid card breaks a pyramid
+          pair: half a move more. So with e of the d cards paired (e at most the p whose value has
+          a partner left in the pyramid), the cost is at least (d - e) + max(0, e + 1 - L) / 2,
+          smallest at e = min(d, p).
+        - In the waste, under d cards: either those d leave first, one move each (a move takes at
+          most one waste card), which costs as above; or, when a recycle is still allowed, the
+          stock is emptied, the waste turned over and the cards before it leave the new stock:
+          the recycle, plus one move for each of those cards (and each card still in the stock)
+          that cannot pair with a pyramid card, or for every one of them with the stock face down.
+        """
+        solver = self.solver
+        if solver.deck_win:
+            counts = solver._info(P)[5]
+            masks = solver._value_masks
+            total = [counts[v] + (S & masks[v]).bit_count() for v in range(14)]
+            bound = total[13] + sum(max(total[r], total[13 - r]) for r in range(1, 7))
+            if not self.open_stock:
+                bound += (S >> k).bit_count()
+            return bound
+        facts = self._pyramid.get(P)
+        if facts is None:
+            removals, *needs = _needs(solver, P)
+            kind = self._kinds.get(tuple(needs))
+            if kind is None:
+                kind = self._kinds[tuple(needs)] = len(self._kind_list)
+                self._kind_list.append(tuple(needs))  # type: ignore[arg-type]
+            facts = self._pyramid[P] = (removals, kind)
+        removals, kind = facts
+        key = S | k << 24 | recycle << 29 | kind << 30
+        extra = self._extra.get(key)
+        if extra is None:
+            extra = self._extra[key] = _reach(self._kind_list[kind], S, k, recycle, self.open_stock)
+        return removals + extra
+
+
+def _reach(
+    kind: tuple[tuple[tuple[int, int], ...], int, int],
+    S: int,
+    k: int,
+    recycle: bool,
+    open_stock: bool,
+) -> int:
+    """The moves needed to reach the cards the pyramid must still take from waste and stock
+    (see `_Estimator.__call__`); _LOST when too few are left."""
+    needs, short, partnered = kind
     below = S & ((1 << k) - 1)
     ahead = S >> k
-    open_stock = solver.problem.stock_in_play
+    lonely = base = -1  # for the recycle route, worked out when first needed
     extra = 0
+    top = below.bit_length() - 1
     for mask, low in needs:
-        need = low - (below & mask).bit_count()
-        if need <= 0:
+        cards = waste = below & mask
+        if low == 1:
+            # The common case, in short: the cheapest card is the top one of this value in
+            # the waste (by the cards on it), its lowest one (by the recycle) or the stock's
+            # first. The cards on a waste card cost at most one move each.
+            best = _LOST
+            if waste:
+                j = waste.bit_length() - 1
+                if j == top:
+                    continue  # on the waste top: free
+                over = below >> (j + 1)
+                d = over.bit_count()
+                if d <= extra:
+                    continue
+                e = (over & (partnered >> (j + 1))).bit_count()
+                more = e + 1 - short
+                best = d - e + (more + 1) // 2 if more > 0 else d - e
+                if recycle and best > extra:
+                    if base < 0:
+                        lonely = S & ~partnered if open_stock else S
+                        base = 1 + (lonely >> k).bit_count() + (not open_stock)
+                    route = base + (lonely & ((waste & -waste) - 1)).bit_count()
+                    if route < best:
+                        best = route
+            if best > extra:
+                cards = ahead & (mask >> k)
+                if cards:
+                    before = ahead & ((cards & -cards) - 1)
+                    d = before.bit_count()
+                    if open_stock:
+                        e = (before & (partnered >> k)).bit_count()
+                        more = e + 1 - short
+                        cost = d - e + (more + 1) // 2 if more > 0 else d - e
+                    else:
+                        cost = d + 1
+                    if cost < best:
+                        best = cost
+                elif best == _LOST:
+                    return _LOST  # not enough partners left: the position is lost
+                if best > extra:
+                    extra = best
             continue
+        costs = []
+        while cards and len(costs) < low:
+            j = cards.bit_length() - 1  # from the top of the waste down
+            cards ^= 1 << j
+            over = below >> (j + 1)
+            if not over:
+                costs.append(0)  # the waste top
+                continue
+            d = over.bit_count()
+            e = (over & (partnered >> (j + 1))).bit_count()
+            more = e + 1 - short
+            cost = d - e + (more + 1) // 2 if more > 0 else d - e
+            costs.append(cost)
+        if waste and recycle:
+            # The recycle route costs less the deeper a card lies: the lowest ``low`` do.
+            if base < 0:
+                lonely = S & ~partnered if open_stock else S
+                base = 1 + (lonely >> k).bit_count() + (not open_stock)
+            deep = []
+            while waste and len(deep) < low:
+                j = (waste & -waste).bit_length() - 1
+                waste &= waste - 1
+                deep.append(base + (lonely & ((1 << j) - 1)).bit_count())
+            costs += deep
+        if len(costs) >= low:
+            costs.sort()
+            if costs[low - 1] <= extra:
+                continue
         cards = ahead & (mask >> k)
-        while need > 1:
-            cards &= cards - 1
-            need -= 1
-        if not cards:
+        taken = 0
+        while cards and taken < low:  # deeper stock cards cost more: the first ``low`` do
+            taken += 1
+            card = cards & -cards
+            cards ^= card
+            before = ahead & (card - 1)
+            d = before.bit_count()
+            if open_stock:
+                e = (before & (partnered >> k)).bit_count()
+                more = e + 1 - short
+                cost = d - e + (more + 1) // 2 if more > 0 else d - e
+            else:
+                cost = d + 1
+            costs.append(cost)
+        if len(costs) < low:
             return _LOST  # not enough partners left: the position is lost
-        before = ahead & ((cards & -cards) - 1)
-        d = before.bit_count()
-        if open_stock:
-            e = (before & (partnered >> k)).bit_count()
-            over = e + 1 - short
-            cost = d - e + (over + 1) // 2 if over > 0 else d - e
-        else:
-            cost = d + 1
-        if cost > extra:
-            extra = cost
-    return removals + extra
+        costs.sort()
+        if costs[low - 1] > extra:
+            extra = costs[low - 1]
+    return extra
 
 
 def _needs(solver: Solver, P: int) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
@@ -235,12 +351,12 @@ def shortest(
     g_bits = (bound + 1).bit_length()  # every cost kept is at most the bound
     g_mask = (1 << g_bits) - 1
     nodes: dict[int, int] = {first: _node(0, 0, first, g_bits)}
-    estimates: dict[int, int] = {}  # the heuristic per (P, S, k)
-    needs: dict[int, tuple] = {}  # its per-pyramid part (`_needs`)
+    estimate = _Estimator(solver)
     lost = solver._memo  # positions the exact search proved lost (rule 5)
     deck_win = solver.deck_win
     buckets: list[list[int]] = [[] for _ in range(bound + 1)]  # per f: state << g_bits | g
-    f = _heuristic(solver, P, first >> 28 & 0xFFFFFF, k)
+    passes = solver.problem.passes
+    f = estimate(P, first >> 28 & 0xFFFFFF, k, passes is None or p < passes)
     buckets[min(f, bound)].append(first << g_bits)
     expanded = 0
     for f in range(bound + 1):
@@ -264,13 +380,14 @@ def shortest(
                 known = nodes.get(child)
                 if known is not None and g2 >= known & g_mask:
                     continue
-                spot = child & ((1 << 57) - 1)
-                h = estimates.get(spot)
-                if h is None:
-                    h = estimates[spot] = _heuristic(
-                        solver, child & FULL, child >> 28 & 0xFFFFFF, child >> 52 & 31, needs
-                    )
-                f2 = g2 + h
+                f2 = g2 + estimate(
+                    child & FULL,
+                    child >> 28 & 0xFFFFFF,
+                    child >> 52 & 31,
+                    passes is None or child >> 58 < passes,
+                )
+                if f2 < f:
+                    f2 = f  # (pathmax: a position's f is never below its parent's)
                 if f2 > bound:
                     continue
                 done = lost.get(child & ((1 << 52) - 1))

@@ -462,15 +462,15 @@ class _LastPass:
     With no recycle left, a card put on the waste stays under every card drawn after it until
     those have all left; nothing under it can be touched meanwhile. So what can happen from
     the moment card c is the waste top until c leaves depends on the pyramid, the stock and
-    c alone, never on the waste under c. `above` (P, T, c) returns those outcomes: each
-    (pyramid, stock) at which c can leave the waste (``P' | T' << 28``), and `_WIN` when the
-    pyramid can be cleared meanwhile (pyramid win). `winnable` chains them down the waste:
+    the value of c alone, never on the waste under c. `above` (P, T, value of c) returns those
+    outcomes: each (pyramid, stock) at which c can leave the waste (``P' | T' << 28``), and
+    `_WIN` when the pyramid can be cleared meanwhile (pyramid win). `winnable` chains them down the waste:
     a position wins when some outcome of its waste top wins with the rest of the waste.
     Every line of the game from a position is one such chain, and every chain is a line, so
     this decides the position exactly; a search of the same game that keeps the whole waste
     in its positions would meet the same run above c again under every other waste below it.
-    The sets are memoised per (P, T, c) and the verdicts per position. Every new set and
-    verdict counts as a node of the solver (its budget applies).
+    The sets are memoised per (P, T, value of c) and the verdicts per position. Every new set
+    and verdict counts as a node of the solver (its budget applies).
     """
 
     def __init__(self, solver: Solver) -> None:
@@ -488,14 +488,18 @@ class _LastPass:
         if not solver.nodes & _CHECK_EVERY:
             solver.check_budget()
 
-    def above(self, P: int, T: int, c: int) -> set[int]:
-        """The outcomes of the run above waste top c, from pyramid P and stock T (masks)."""
-        key = P | T << 28 | c << 52
-        found = self._above.get(key)
-        if found is not None:
-            return found
-        self._tick()
-        out: set[int] = set()
+    def above(self, P: int, T: int, cv: int) -> set[int]:
+        """The outcomes of the run above a waste top of value ``cv``, from pyramid P and stock
+        T (masks). Only the top card's value matters, so runs are memoised by it."""
+        key = P | T << 28 | cv << 52
+        out = self._above.get(key)
+        if out is not None:
+            return out
+        solver = self.solver
+        solver.nodes += 1
+        if not solver.nodes & _CHECK_EVERY:
+            solver.check_budget()
+        out = set()
         if P == FULL:
             if not self.deck_win:
                 out.add(_WIN)
@@ -503,35 +507,34 @@ class _LastPass:
                 return out
             king_bit, pairs, by_value = 0, (), _NO_CARDS
         else:
-            info = self.solver._pinfo.get(P) or self.solver._info(P)
+            info = solver._pinfo.get(P) or solver._info(P)
             king_bit, pairs, by_value = info[0], info[2], info[3]
-        sv = self.sv
-        cv = sv[c]
         if king_bit:
-            out = self.above(P | king_bit, T, c)  # rule 2
+            out = self.above(P | king_bit, T, cv)  # rule 2
         elif cv == 13:
             out.add(P | T << 28)  # rule 2: a King on the waste top leaves at once
         else:
+            sv = self.sv
             t = (T & -T).bit_length() - 1
             if t >= 0 and sv[t] == 13 and self.kings_leave:
-                out = self.above(P, T ^ (1 << t), c)  # rule 2, from the stock top
+                out = self.above(P, T ^ (1 << t), cv)  # rule 2, from the stock top
             else:
                 above = self.above
+                high = T << 28
                 for i in by_value[13 - cv]:
-                    out.add(P | 1 << i | T << 28)
+                    out.add(P | 1 << i | high)
                 if t >= 0 and self.open_stock and cv + sv[t] == 13:
                     out.add(P | (T ^ (1 << t)) << 28)
                 for bits, _, _ in pairs:
-                    out |= above(P | bits, T, c)
+                    out |= above(P | bits, T, cv)
                 if t >= 0:
                     # Draw t: the run above t, then c is on top again. (Pairing the stock top
                     # with a pyramid card is such a run too: draw it, pair it from the waste.)
-                    rest = T ^ (1 << t)
-                    for o in above(P, rest, t):
+                    for o in above(P, T ^ (1 << t), sv[t]):
                         if o == _WIN:
                             out.add(_WIN)
                         else:
-                            out |= above(o & FULL, o >> 28, c)
+                            out |= above(o & FULL, o >> 28, cv)
         self._above[key] = out
         return out
 
@@ -559,7 +562,7 @@ class _LastPass:
         if W:
             c = W.bit_length() - 1
             below = W ^ (1 << c)
-            for o in self.above(P, T, c):
+            for o in self.above(P, T, self.sv[c]):
                 if o == _WIN or winnable(o & FULL, below, o >> 28):
                     result = True
                     break
@@ -576,7 +579,7 @@ class _LastPass:
                         result = True
                         break
                 if not result and t >= 0:
-                    for o in self.above(P, T ^ (1 << t), t):  # draw t (see `above`)
+                    for o in self.above(P, T ^ (1 << t), sv[t]):  # draw t (see `above`)
                         if o == _WIN or winnable(o & FULL, 0, o >> 28):
                             result = True
                             break

@@ -8,6 +8,7 @@ rule-monotonicity (a rule that only adds moves can never turn a win into a loss)
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -298,3 +299,17 @@ def test_end_games_agree_with_a_brute_force_search(rules):
         assert got == ("winnable" if expected else "unwinnable"), (deal, game.code)
         verdicts.append(expected)
     assert verdicts.count(True) >= 2 and verdicts.count(False) >= 2, verdicts
+
+
+def test_a_finished_solve_leaves_nothing_for_the_cyclic_collector():
+    """A solver that handed over to rule 8 goes as soon as the solve ends (no reference
+    cycle keeps its memos for the cyclic garbage collector)."""
+    game = Game.deal(3836, "classic,passes=1")
+    solve(Game.deal(1, "classic,passes=1"))  # (the first solve fills lasting caches)
+    gc.collect()
+    gc.disable()
+    try:
+        assert solve(game).status == "unwinnable"
+        assert gc.collect() < 1000  # with the cycle: 74,388 objects
+    finally:
+        gc.enable()

@@ -164,6 +164,8 @@ def _reach(
                 if best > extra:
                     extra = best
             continue
+        if (S & mask).bit_count() < low:
+            return _LOST  # not enough partners left: the position is lost
         costs = []
         while cards and len(costs) < low:
             j = cards.bit_length() - 1  # from the top of the waste down
@@ -207,8 +209,6 @@ def _reach(
             else:
                 cost = d + 1
             costs.append(cost)
-        if len(costs) < low:
-            return _LOST  # not enough partners left: the position is lost
         costs.sort()
         if costs[low - 1] > extra:
             extra = costs[low - 1]
@@ -241,10 +241,11 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     if P == FULL and (not S or not deck_win):
         return []
     king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = solver._info(P)
-    for mask, low, high, _ in bounds:
-        n = (S & mask).bit_count()
-        if n < low or n > high:
-            return []
+    if deck_win:  # (otherwise the heuristic checked the bounds when the position was queued)
+        for mask, low, high, _ in bounds:
+            n = (S & mask).bit_count()
+            if n < low or n > high:
+                return []
     sv = solver.sv
     pass_bits = p << 58
     last = p == problem.passes

@@ -85,6 +85,7 @@ from __future__ import annotations
 
 import functools
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -464,8 +465,9 @@ class _LastPass:
     the moment card c is the waste top until c leaves depends on the pyramid, the stock and
     the value of c alone, never on the waste under c. `above` (P, T, value of c) returns those
     outcomes: each (pyramid, stock) at which c can leave the waste (``P' | T' << 28``), and
-    `_WIN` when the pyramid can be cleared meanwhile (pyramid win). `winnable` chains them down the waste:
-    a position wins when some outcome of its waste top wins with the rest of the waste.
+    `_WIN` when the pyramid can be cleared meanwhile (pyramid win). `winnable` chains them
+    down the waste: a position wins when some outcome of its waste top wins with the rest of
+    the waste.
     Every line of the game from a position is one such chain, and every chain is a line, so
     this decides the position exactly; a search of the same game that keeps the whole waste
     in its positions would meet the same run above c again under every other waste below it.
@@ -474,7 +476,12 @@ class _LastPass:
     """
 
     def __init__(self, solver: Solver) -> None:
-        self.solver = solver
+        # A weak reference: the solver keeps this helper, and a strong one back would make a
+        # cycle, so a finished solver and all its memos would wait for the cyclic garbage
+        # collector instead of going at once (30k objects per slow one-pass deal, which the
+        # collector then walks again and again in a long statistics run).
+        self.solver = weakref.proxy(solver)
+        self._pinfo = solver._pinfo
         self.sv = solver.sv
         self.deck_win = solver.deck_win
         self.open_stock = solver.problem.stock_in_play
@@ -507,7 +514,7 @@ class _LastPass:
                 return out
             king_bit, pairs, by_value = 0, (), _NO_CARDS
         else:
-            info = solver._pinfo.get(P) or solver._info(P)
+            info = self._pinfo.get(P) or solver._info(P)
             king_bit, pairs, by_value = info[0], info[2], info[3]
         if king_bit:
             out = self.above(P | king_bit, T, cv)  # rule 2
@@ -549,7 +556,7 @@ class _LastPass:
         self._tick()
         result = False
         if P != FULL:
-            info = self.solver._pinfo.get(P) or self.solver._info(P)
+            info = self._pinfo.get(P) or self.solver._info(P)
             for mask, low, high, _ in info[4]:  # rule 1
                 n = ((W | T) & mask).bit_count()
                 if n < low or n > high:

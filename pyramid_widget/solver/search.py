@@ -94,6 +94,7 @@ from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
 _NO_CARDS: tuple[tuple[int, ...], ...] = ((),) * 14  # exposed cards by value: none
+_NO_COUNTS = (0,) * 14  # pyramid cards left by value: none
 _PLAIN_NODES = 2000  # nodes a search of the last pass may take before rule 8 takes over
 _CHECK_EVERY = 2047  # nodes between two looks at the clock (a power of two minus one)
 
@@ -482,6 +483,7 @@ class _LastPass:
         # collector then walks again and again in a long statistics run).
         self.solver = weakref.proxy(solver)
         self._pinfo = solver._pinfo
+        self._masks = solver._value_masks
         self.sv = solver.sv
         self.deck_win = solver.deck_win
         self.open_stock = solver.problem.stock_in_play
@@ -512,10 +514,10 @@ class _LastPass:
                 out.add(_WIN)
                 self._above[key] = out
                 return out
-            king_bit, pairs, by_value = 0, (), _NO_CARDS
+            king_bit, pairs, by_value, counts = 0, (), _NO_CARDS, _NO_COUNTS
         else:
             info = self._pinfo.get(P) or solver._info(P)
-            king_bit, pairs, by_value = info[0], info[2], info[3]
+            king_bit, pairs, by_value, counts = info[0], info[2], info[3], info[5]
         if king_bit:
             out = self.above(P | king_bit, T, cv)  # rule 2
         elif cv == 13:
@@ -525,6 +527,12 @@ class _LastPass:
             t = (T & -T).bit_length() - 1
             if t >= 0 and sv[t] == 13 and self.kings_leave:
                 out = self.above(P, T ^ (1 << t), cv)  # rule 2, from the stock top
+            elif not counts[13 - cv] and not (self.open_stock and T & self._masks[13 - cv]):
+                # No partner left for the top card in the pyramid or (in play) the stock: it
+                # never leaves, so the only outcome can be a pyramid cleared above it, which
+                # is winning from the same pyramid and stock with an empty waste.
+                if not self.deck_win and self.winnable(P, 0, T):
+                    out.add(_WIN)
             else:
                 above = self.above
                 high = T << 28

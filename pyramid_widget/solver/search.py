@@ -63,8 +63,9 @@ winnable. The rules (each argued at its definition):
    card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
    not on the waste under it. When the search of a last pass runs long, those runs are
    worked out once each and chained down the waste, which decides a position exactly (the
-   positions it finds lost are cut); the search then only goes into positions so shown
-   winnable, to write down the line.
+   positions it finds lost are cut; a waste top with no partner left never leaves, so its run
+   can only clear the pyramid, as from an empty waste); the search then only goes into
+   positions so shown winnable, to write down the line.
 9. The last cards of the pyramid (`Solver.apex_reachable`), checked where a last pass starts:
    the apex leaves last, with a waste card (or the stock top) as partner; what that partner
    covers on the waste is out of play for good, and the cards drawn after it must all have

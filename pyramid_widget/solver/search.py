@@ -91,6 +91,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
+from .gc_pause import collector_paused
 
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
@@ -881,36 +882,37 @@ class Solver:
         if self.problem.passes is None:
             p = 0
         out: list[str] = []
-        self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
-        try:
-            if not self.relaxed_within(P, self.bag(S), relaxed_budget):
-                return None
-            if p == self.problem.passes and not self.apex_reachable(
-                P, S & ((1 << k) - 1), S >> k << k
-            ):
-                return None  # rule 9
-            if p != self.problem.passes:
-                found = self._dfs(P, S, k, p, out)
-            else:
-                # The last pass: the search stops after _PLAIN_NODES nodes and rule 8 decides
-                # the position instead (most positions are settled sooner without it).
-                found = None
-                if self._last is None:
-                    self._switch_at = self.nodes + _PLAIN_NODES
-                    try:
-                        found = self._dfs(P, S, k, p, out)
-                    except _Switch:
-                        out.clear()
-                        self._last = _LastPass(self)
-                    finally:
-                        self._switch_at = None
-                if found is None:
-                    W, T = S & ((1 << k) - 1), S >> k << k
-                    found = self._last.winnable(P, W, T) and self._dfs(P, S, k, p, out)
-            if not found:
-                return None
-        finally:
-            self.pyramid.on_tick = None
+        with collector_paused():  # (see `gc_pause`)
+            self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
+            try:
+                if not self.relaxed_within(P, self.bag(S), relaxed_budget):
+                    return None
+                if p == self.problem.passes and not self.apex_reachable(
+                    P, S & ((1 << k) - 1), S >> k << k
+                ):
+                    return None  # rule 9
+                if p != self.problem.passes:
+                    found = self._dfs(P, S, k, p, out)
+                else:
+                    # The last pass: the search stops after _PLAIN_NODES nodes and rule 8 decides
+                    # the position instead (most positions are settled sooner without it).
+                    found = None
+                    if self._last is None:
+                        self._switch_at = self.nodes + _PLAIN_NODES
+                        try:
+                            found = self._dfs(P, S, k, p, out)
+                        except _Switch:
+                            out.clear()
+                            self._last = _LastPass(self)
+                        finally:
+                            self._switch_at = None
+                    if found is None:
+                        W, T = S & ((1 << k) - 1), S >> k << k
+                        found = self._last.winnable(P, W, T) and self._dfs(P, S, k, p, out)
+                if not found:
+                    return None
+            finally:
+                self.pyramid.on_tick = None
         out.reverse()
         return out
 

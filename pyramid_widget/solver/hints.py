@@ -25,6 +25,7 @@ from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
 from .budget import nodes_for, seconds_limit
 from .explain import describe, sensible_order
+from .gc_pause import collector_paused
 from .search import Problem, PyramidFacts, SearchTimeout, Solver
 from .solution import problem_from_game
 
@@ -71,7 +72,8 @@ def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
     ``time_limit`` (seconds) bounds the thinking; with no verdict in time the hint is still a
     sensible move, with verdict "unknown". The game is not changed.
     """
-    found = _hint(game, fair, time_limit)
+    with collector_paused():  # its solvers are gone before the collector is back (`gc_pause`)
+        found = _hint(game, fair, time_limit)
     return replace(found, _game=game.copy())
 
 

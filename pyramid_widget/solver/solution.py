@@ -9,6 +9,7 @@ from typing import Literal
 from ..cards import PYRAMID_SIZE
 from ..game import Game
 from .budget import seconds_limit
+from .gc_pause import collector_paused
 from .search import EMPTY_STOCK, Problem, SearchTimeout, Solver
 
 Status = Literal["winnable", "unwinnable", "unknown"]
@@ -69,6 +70,11 @@ def solve(game: Game, *, time_limit: float | None = None, optimal: bool = False)
     (every pair, King, draw and recycle counts one), found after the fast search has shown
     that a win exists. The game is not changed.
     """
+    with collector_paused():  # the solver is gone before the collector is back (`gc_pause`)
+        return _solve(game, time_limit, optimal)
+
+
+def _solve(game: Game, time_limit: float | None, optimal: bool) -> Solution:
     time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit

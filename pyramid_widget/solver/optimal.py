@@ -127,7 +127,8 @@ def _reach(
         if low == 1:
             # The common case, in short: the cheapest card is the top one of this value in
             # the waste (by the cards on it), its lowest one (by the recycle) or the stock's
-            # first. The cards on a waste card cost at most one move each.
+            # first. The cards on a waste card cost at most one move each. (`_clearing` is
+            # written out here: this path runs most, and the call would cost a tenth.)
             best = _LOST
             if waste:
                 j = waste.bit_length() - 1
@@ -168,52 +169,48 @@ def _reach(
         if (S & mask).bit_count() < low:
             return _LOST  # not enough partners left: the position is lost
         costs = []
-        while cards and len(costs) < low:
-            j = cards.bit_length() - 1  # from the top of the waste down
+        while cards and len(costs) < low:  # the cards on them cost less the higher they lie
+            j = cards.bit_length() - 1
             cards ^= 1 << j
-            over = below >> (j + 1)
-            if not over:
-                costs.append(0)  # the waste top
-                continue
-            d = over.bit_count()
-            e = (over & (partnered >> (j + 1))).bit_count()
-            more = e + 1 - short
-            cost = d - e + (more + 1) // 2 if more > 0 else d - e
-            costs.append(cost)
+            costs.append(_clearing(below >> (j + 1), partnered >> (j + 1), short))
         if waste and recycle:
             # The recycle route costs less the deeper a card lies: the lowest ``low`` do.
             if base < 0:
                 lonely = S & ~partnered if open_stock else S
                 base = 1 + (lonely >> k).bit_count() + (not open_stock)
-            deep = []
-            while waste and len(deep) < low:
-                j = (waste & -waste).bit_length() - 1
+            for _ in range(low):
+                if not waste:
+                    break
+                costs.append(base + (lonely & ((waste & -waste) - 1)).bit_count())
                 waste &= waste - 1
-                deep.append(base + (lonely & ((1 << j) - 1)).bit_count())
-            costs += deep
-        if len(costs) >= low:
-            costs.sort()
-            if costs[low - 1] <= extra:
-                continue
+        costs.sort()
+        if len(costs) >= low and costs[low - 1] <= extra:
+            continue
         cards = ahead & (mask >> k)
-        taken = 0
-        while cards and taken < low:  # deeper stock cards cost more: the first ``low`` do
-            taken += 1
+        for _ in range(low):  # deeper stock cards cost more: the first ``low`` do
+            if not cards:
+                break
             card = cards & -cards
             cards ^= card
             before = ahead & (card - 1)
-            d = before.bit_count()
             if open_stock:
-                e = (before & (partnered >> k)).bit_count()
-                more = e + 1 - short
-                cost = d - e + (more + 1) // 2 if more > 0 else d - e
+                costs.append(_clearing(before, partnered >> k, short))
             else:
-                cost = d + 1
-            costs.append(cost)
+                costs.append(before.bit_count() + 1)
         costs.sort()
         if costs[low - 1] > extra:
             extra = costs[low - 1]
     return extra
+
+
+def _clearing(over: int, partnered: int, short: int) -> int:
+    """Moves to take the cards of mask ``over`` out of the way, one move each, those of mask
+    ``partnered`` perhaps with pyramid cards (half a move more each past the first ``short``
+    - 1; see `_Estimator.__call__`)."""
+    d = over.bit_count()
+    e = (over & partnered).bit_count()
+    more = e + 1 - short
+    return d - e + (more + 1) // 2 if more > 0 else d - e
 
 
 def _needs(solver: Solver, P: int) -> tuple[int, tuple[tuple[int, int], ...], int, int]:

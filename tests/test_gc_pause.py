@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from pyramid_widget import Game, hint, solve
+from pyramid_widget.solver import deal_winnable
 from pyramid_widget.solver.gc_pause import collector_paused
 
 
@@ -37,6 +38,20 @@ def test_a_search_runs_with_the_collector_off_and_leaves_it_as_it_found_it(monke
     hint(game)
     solve(Game.deal(7, "open-stock"), optimal=True)
     assert not gc.isenabled()
+
+
+def test_winnable_deals_only_searches_with_the_collector_off(monkeypatch):
+    seen = []
+    real_solve = __import__("pyramid_widget.solver.search", fromlist=["Solver"]).Solver.solve
+
+    def watching(self, *args, **kwargs):
+        seen.append(gc.isenabled())
+        return real_solve(self, *args, **kwargs)
+
+    monkeypatch.setattr("pyramid_widget.solver.search.Solver.solve", watching)
+    assert deal_winnable("strict", seed=3).tries >= 1
+    assert seen and not any(seen)
+    assert gc.isenabled()
 
 
 def test_a_search_cut_short_or_failing_still_puts_the_collector_back():

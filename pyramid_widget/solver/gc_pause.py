@@ -5,12 +5,12 @@ tuples of per-pyramid facts) that live until it ends. CPython's collector walks 
 object of the process again each time enough new ones pile up: the search's own, and those of
 everything else the process holds (a notebook's kernel holds a great many). None of the search's
 containers form a cycle, so that work frees nothing: plain reference counting frees all a
-search drops. So `solve` and `hint` pause the collector for the whole life of their solvers,
-which are gone before it is back on (pausing only the search left one collection walking all
-of a solver's memos at its end). On the hundred slowest one-pass deals of the first ten
-thousand, the collector cost 12 % of the time in a bare process and 31 % beside ten thousand
-other games (5.33 s against 4.67 s; 6.97 s against 4.80 s); on strict's sixty slowest beside
-as many games, 4.67 s against 3.32 s.
+search drops. So `solve`, `hint` and `deal_winnable` pause the collector for the whole life
+of their solvers, which are gone before it is back on (pausing only the search left one
+collection walking all of a solver's memos at its end). On the hundred slowest one-pass
+deals of the first ten thousand, the collector cost 12 % of the time in a bare process and
+31 % beside ten thousand other games (5.33 s against 4.67 s; 6.97 s against 4.80 s); on
+strict's sixty slowest beside as many games, 4.67 s against 3.32 s.
 
 The collector is one switch for the whole process, and searches run side by side (a session's
 background thread beside the notebook's own) or inside one another (a hint asks several). So

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import time
 
-from .gc_pause import collector_paused
 from .search import (
     EMPTY_STOCK,
     FULL,
@@ -337,13 +336,6 @@ def shortest(
 
     Raises SearchTimeout when ``deadline`` passes first.
     """
-    with collector_paused():  # (see `gc_pause`)
-        return _shortest(solver, start, deadline, bound)
-
-
-def _shortest(
-    solver: Solver, start: tuple[int, int, int, int], deadline: float | None, bound: int
-) -> list[str]:
     P, S, k, p = start
     if solver.problem.passes is None:
         p = 0

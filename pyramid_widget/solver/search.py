@@ -91,7 +91,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
-from .gc_pause import collector_paused
 
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
@@ -481,8 +480,8 @@ class _LastPass:
     def __init__(self, solver: Solver) -> None:
         # A weak reference: the solver keeps this helper, and a strong one back would make a
         # cycle, so a finished solver and all its memos would wait for the cyclic garbage
-        # collector instead of going at once (30k objects per slow one-pass deal, which the
-        # collector then walks again and again in a long statistics run).
+        # collector instead of going at once (tens of thousands of objects per slow
+        # one-pass deal, which the collector then walks again and again in a long run).
         self.solver = weakref.proxy(solver)
         self._pinfo = solver._pinfo
         self._masks = solver._value_masks
@@ -506,10 +505,7 @@ class _LastPass:
         out = self._above.get(key)
         if out is not None:
             return out
-        solver = self.solver
-        solver.nodes += 1
-        if not solver.nodes & _CHECK_EVERY:
-            solver.check_budget()
+        self._tick()
         out = set()
         if P == FULL:
             if not self.deck_win:
@@ -518,7 +514,7 @@ class _LastPass:
                 return out
             king_bit, pairs, by_value, counts = 0, (), _NO_CARDS, _NO_COUNTS
         else:
-            info = self._pinfo.get(P) or solver._info(P)
+            info = self._pinfo.get(P) or self.solver._info(P)
             king_bit, pairs, by_value, counts = info[0], info[2], info[3], info[5]
         if king_bit:
             out = self.above(P | king_bit, T, cv)  # rule 2
@@ -882,37 +878,36 @@ class Solver:
         if self.problem.passes is None:
             p = 0
         out: list[str] = []
-        with collector_paused():  # (see `gc_pause`)
-            self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
-            try:
-                if not self.relaxed_within(P, self.bag(S), relaxed_budget):
-                    return None
-                if p == self.problem.passes and not self.apex_reachable(
-                    P, S & ((1 << k) - 1), S >> k << k
-                ):
-                    return None  # rule 9
-                if p != self.problem.passes:
-                    found = self._dfs(P, S, k, p, out)
-                else:
-                    # The last pass: the search stops after _PLAIN_NODES nodes and rule 8 decides
-                    # the position instead (most positions are settled sooner without it).
-                    found = None
-                    if self._last is None:
-                        self._switch_at = self.nodes + _PLAIN_NODES
-                        try:
-                            found = self._dfs(P, S, k, p, out)
-                        except _Switch:
-                            out.clear()
-                            self._last = _LastPass(self)
-                        finally:
-                            self._switch_at = None
-                    if found is None:
-                        W, T = S & ((1 << k) - 1), S >> k << k
-                        found = self._last.winnable(P, W, T) and self._dfs(P, S, k, p, out)
-                if not found:
-                    return None
-            finally:
-                self.pyramid.on_tick = None
+        self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
+        try:
+            if not self.relaxed_within(P, self.bag(S), relaxed_budget):
+                return None
+            if p == self.problem.passes and not self.apex_reachable(
+                P, S & ((1 << k) - 1), S >> k << k
+            ):
+                return None  # rule 9
+            if p != self.problem.passes:
+                found = self._dfs(P, S, k, p, out)
+            else:
+                # The last pass: the search stops after _PLAIN_NODES nodes and rule 8 decides
+                # the position instead (most positions are settled sooner without it).
+                found = None
+                if self._last is None:
+                    self._switch_at = self.nodes + _PLAIN_NODES
+                    try:
+                        found = self._dfs(P, S, k, p, out)
+                    except _Switch:
+                        out.clear()
+                        self._last = _LastPass(self)
+                    finally:
+                        self._switch_at = None
+                if found is None:
+                    W, T = S & ((1 << k) - 1), S >> k << k
+                    found = self._last.winnable(P, W, T) and self._dfs(P, S, k, p, out)
+            if not found:
+                return None
+        finally:
+            self.pyramid.on_tick = None
         out.reverse()
         return out
 

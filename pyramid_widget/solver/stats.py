@@ -15,8 +15,9 @@ from ..game import Game
 from ..progress import ProgressOption, progress_display
 from ..rules import Rules
 from .budget import nodes_for, seconds_limit
+from .gc_pause import collector_paused
 from .pools import Pool, pool_for
-from .search import SearchTimeout, Solver
+from .search import Problem, SearchTimeout, Solver
 from .solution import problem_from_game, solve
 
 
@@ -70,16 +71,23 @@ def deal_winnable(
         tries += 1
         game = Game.deal(rng.randrange(1, MAX_DEAL + 1), rules)
         problem = problem_from_game(game)
-        solver = Solver(problem)
-        try:
-            line = solver.solve(problem.start, node_limit=min(per_deal_nodes, left))
-        except SearchTimeout:
-            line = None
-        left -= max(solver.nodes, 1)
-        if line is not None:
+        with collector_paused():  # the solver is gone before the collector is back (`gc_pause`)
+            won, nodes = _try(problem, min(per_deal_nodes, left))
+        left -= max(nodes, 1)
+        if won:
             return WinnableDeal(game, True, tries)
         if left <= 0:
             return WinnableDeal(game, False, tries)
+
+
+def _try(problem: Problem, node_limit: int) -> tuple[bool, int]:
+    """Whether a win was found within ``node_limit`` nodes, and the nodes it took."""
+    solver = Solver(problem)
+    try:
+        line = solver.solve(problem.start, node_limit=node_limit)
+    except SearchTimeout:
+        line = None
+    return line is not None, solver.nodes
 
 
 @dataclass(frozen=True)

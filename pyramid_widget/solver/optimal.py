@@ -46,7 +46,7 @@ _MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and b
 
 
 class _Estimator:
-    """The heuristic of `shortest` (`__call__`), with its caches: the removals bound and the
+    """The heuristic of `shortest` (`estimate`), with its caches: the removals bound and the
     kind of needs per pyramid state, and the moves to reach the cards needed per (waste and
     stock, whether a recycle is left, kind of needs), which many pyramid states share."""
 
@@ -58,7 +58,7 @@ class _Estimator:
         self._kind_list: list[tuple[tuple[tuple[int, int], ...], int, int]] = []
         self._extra: dict[int, int] = {}
 
-    def __call__(self, P: int, S: int, k: int, recycle: bool) -> int:
+    def estimate(self, P: int, S: int, k: int, recycle: bool) -> int:
         """A lower bound on the moves still needed: the removals bound of `PyramidFacts._bounds`
         (under the whole-deck win: the same count over every card left, plus a draw for each card
         of a face-down stock), plus the moves needed to reach cards the pyramid must still take
@@ -114,7 +114,7 @@ def _reach(
     open_stock: bool,
 ) -> int:
     """The moves needed to reach the cards the pyramid must still take from waste and stock
-    (see `_Estimator.__call__`); _LOST when too few are left."""
+    (see `_Estimator.estimate`); _LOST when too few are left."""
     needs, short, partnered = kind
     below = S & ((1 << k) - 1)
     ahead = S >> k
@@ -205,7 +205,7 @@ def _reach(
 def _clearing(over: int, partnered: int, short: int) -> int:
     """Moves to take the cards of mask ``over`` out of the way, one move each, those of mask
     ``partnered`` perhaps with pyramid cards (half a move more each past the first ``short``
-    - 1; see `_Estimator.__call__`)."""
+    - 1; see `_Estimator.estimate`)."""
     d = over.bit_count()
     e = (over & partnered).bit_count()
     more = e + 1 - short
@@ -237,7 +237,8 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     deck_win = solver.deck_win
     if P == FULL and (not S or not deck_win):
         return []
-    king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = solver._info(P)
+    info = solver._pinfo.get(P) or solver._info(P)
+    king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = info
     if deck_win:  # (otherwise the heuristic checked the bounds when the position was queued)
         for mask, low, high, _ in bounds:
             n = (S & mask).bit_count()
@@ -249,7 +250,9 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
 
     def settle(P: int, S: int, k: int, fresh: int) -> int:
         """The position as kept (rule 6's buried cards dropped), or -1 when it is lost."""
-        if last and S & ((1 << k) - 1):
+        if not last:
+            return P | S << 28 | k << 52 | fresh | pass_bits
+        if S & ((1 << k) - 1):
             cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
             if cut:
                 if deck_win or solver.dead(P, S & ~cut):
@@ -349,7 +352,7 @@ def shortest(
     g_bits = (bound + 1).bit_length()  # every cost kept is at most the bound
     g_mask = (1 << g_bits) - 1
     nodes: dict[int, int] = {first: _node(0, 0, first, g_bits)}
-    estimate = _Estimator(solver)
+    estimate = _Estimator(solver).estimate
     lost = solver._memo  # positions the exact search proved lost (rule 5)
     deck_win = solver.deck_win
     # The queue: the positions queued per f, then per cost so far g (g <= f, as no estimate is

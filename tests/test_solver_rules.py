@@ -114,7 +114,7 @@ def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict)
     if P == FULL:
         result = not facts.deck_win or facts.stock_in_play or not bag & ~(7 << 39)
     else:
-        king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+        king_bit, _, pairs, by_value, _, _, _ = facts.facts(P)
         result = bool(king_bit) and relaxed_without_shortcuts(facts, P | king_bit, bag, memo)
         if not king_bit:
             result = any(relaxed_without_shortcuts(facts, P | b, bag, memo) for b, _, _ in pairs)

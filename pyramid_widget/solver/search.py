@@ -238,8 +238,15 @@ class PyramidFacts:
         for i, v in enumerate(self.pv):
             by_value[v] |= 1 << i
         self._by_value = tuple(by_value)
-        self._partners = tuple(
+        self.partners = tuple(
             by_value[13 - v] & ~_COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
+        )
+        """partners[i]: the pyramid cards that could ever pair with pyramid card i."""
+        # _pair_masks[i]: the cards after i that pair with it (two exposed cards never lie on
+        # each other), so that the pairs come in the order of the exposed cards.
+        self._pair_masks = tuple(
+            sum(1 << j for j in range(i + 1, PYRAMID_SIZE) if v + self.pv[j] == 13)
+            for i, v in enumerate(self.pv)
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
@@ -250,9 +257,7 @@ class PyramidFacts:
 
     def facts(self, P: int) -> tuple:
         """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
-        counts of cards left by value, removals lower bound, bounds as (value, low, high),
-        and per exposed card other than a King: (index, partner value, mask of the pyramid
-        cards left that could still pair with it))."""
+        counts of cards left by value, removals lower bound, bounds as (value, low, high))."""
         facts = self._facts.get(P)
         if facts is not None:
             return facts
@@ -260,31 +265,32 @@ class PyramidFacts:
         exposed = _exposed(P)
         king = -1
         by_value: list[tuple[int, ...]] = [()] * 14
+        shown = 0
         for i in exposed:
             v = pv[i]
             by_value[v] += (i,)
+            shown |= 1 << i
             if v == 13 and king < 0:
                 king = i
-        pairs = tuple(
-            ((1 << i) | (1 << j), i, j)
-            for n, i in enumerate(exposed)
-            for j in exposed[n + 1 :]
-            if pv[i] + pv[j] == 13
-        )
+        pairs = []
+        pair_masks = self._pair_masks
+        for i in exposed:
+            mates = pair_masks[i] & shown
+            while mates:
+                low = mates & -mates
+                mates ^= low
+                pairs.append((1 << i | low, i, low.bit_length() - 1))
         left = FULL & ~P
         counts = tuple(map(int.bit_count, map(left.__and__, self._by_value)))
         specs, removals = self._bounds(left, counts)
-        partners = self._partners
-        lonely = tuple((i, 13 - pv[i], partners[i] & left) for i in exposed if pv[i] != 13)
         facts = (
             (1 << king) if king >= 0 else 0,
             king,
-            pairs,
+            tuple(pairs),
             tuple(by_value),
             counts,
             removals,
             specs,
-            lonely,
         )
         self._facts[P] = facts
         return facts
@@ -397,7 +403,7 @@ class PyramidFacts:
             # Whole deck: with the stock face down only Kings may be left in the bag.
             result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
         else:
-            king_bit, _, pairs, by_value, counts, _, specs, _ = self.facts(P)
+            king_bit, _, pairs, by_value, counts, _, specs = self.facts(P)
             result = False
             for v, low, high in specs:
                 n = bag >> 3 * v & 7
@@ -433,7 +439,7 @@ class PyramidFacts:
         if P == FULL or self.relaxed(P, then):
             self._two_phase[key] = True
             return True
-        king_bit, _, pairs, by_value, _, _, specs, _ = self.facts(P)
+        king_bit, _, pairs, by_value, _, _, specs = self.facts(P)
         both = first + then
         result = False
         for v, low, high in specs:
@@ -669,19 +675,27 @@ class Solver:
         info = self._pinfo.get(P)
         if info is not None:
             return info
-        king_bit, king, pairs, by_value, counts, removals, specs, lonely = self.pyramid.facts(P)
+        king_bit, king, pairs, by_value, counts, removals, specs = self.pyramid.facts(P)
         masks = self._value_masks
         useful = masks[13]
         for v in range(1, 13):
             if by_value[13 - v]:
                 useful |= masks[v]
         bounds = tuple((masks[v], low, high, 3 * v) for v, low, high in specs)
-        # An exposed card with two pyramid partners or more, or with one still covered, is
-        # never forced in this pyramid state (rule 3 needs its one partner in play).
+        # Rule 3 looks at each exposed card other than a King, with the pyramid cards left that
+        # could still pair with it; one with two such partners or more, or with one still
+        # covered, is never forced in this pyramid state (rule 3 needs its one partner in play).
+        pv = self.pv
+        partners = self.pyramid.partners
+        left = FULL & ~P
         forced = tuple(
-            (i, need, mates)
-            for i, need, mates in lonely
-            if not mates or (not mates & (mates - 1) and _exposed_in(P, mates.bit_length() - 1))
+            (i, 13 - pv[i], mates)
+            for i in _exposed(P)
+            if pv[i] != 13
+            and (
+                not (mates := partners[i] & left)
+                or (not mates & (mates - 1) and _exposed_in(P, mates.bit_length() - 1))
+            )
         )
         # Rule 6's values: a waste card of a value with no partner left anywhere is buried at
         # once (``dead``); the others (by value) only when they outnumber their partners.

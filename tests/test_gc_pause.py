@@ -11,6 +11,7 @@ import pytest
 from pyramid_widget import Game, hint, solve
 from pyramid_widget.solver import deal_winnable
 from pyramid_widget.solver.gc_pause import collector_paused
+from pyramid_widget.solver.search import Solver
 
 
 @pytest.fixture(autouse=True)
@@ -21,7 +22,7 @@ def _collector_back_on():
 
 def test_a_search_runs_with_the_collector_off_and_leaves_it_as_it_found_it(monkeypatch):
     seen = []
-    real_info = __import__("pyramid_widget.solver.search", fromlist=["Solver"]).Solver._info
+    real_info = Solver._info
 
     def watching(self, P):
         seen.append(gc.isenabled())
@@ -42,7 +43,7 @@ def test_a_search_runs_with_the_collector_off_and_leaves_it_as_it_found_it(monke
 
 def test_winnable_deals_only_searches_with_the_collector_off(monkeypatch):
     seen = []
-    real_solve = __import__("pyramid_widget.solver.search", fromlist=["Solver"]).Solver.solve
+    real_solve = Solver.solve
 
     def watching(self, *args, **kwargs):
         seen.append(gc.isenabled())

@@ -397,10 +397,8 @@ def shortest(
                     child >> 52 & 31,
                     passes is None or child >> 58 < passes,
                 )
-                if f2 <= f:
+                if f2 < f:
                     f2 = f  # (pathmax: a position's f is never below its parent's)
-                    if g2 > deepest:
-                        deepest = g2
                 elif f2 > bound:
                     continue
                 done = lost.get(child & ((1 << 52) - 1))
@@ -408,6 +406,8 @@ def shortest(
                     continue  # proved lost by the exact search
                 nodes[child] = _node(g2, move, state, g_bits)
                 queue[f2][g2].append(child)
+                if f2 == f and g2 > deepest:
+                    deepest = g2
             g = deepest
     raise AssertionError("no win within the bound the exact search found")
 

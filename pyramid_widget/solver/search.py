@@ -242,12 +242,9 @@ class PyramidFacts:
             by_value[13 - v] & ~_COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
         )
         """partners[i]: the pyramid cards that could ever pair with pyramid card i."""
-        # _pair_masks[i]: the cards after i that pair with it (two exposed cards never lie on
-        # each other), so that the pairs come in the order of the exposed cards.
-        self._pair_masks = tuple(
-            sum(1 << j for j in range(i + 1, PYRAMID_SIZE) if v + self.pv[j] == 13)
-            for i, v in enumerate(self.pv)
-        )
+        # _pair_masks[i]: the partners of card i that come after it, so that the pairs of the
+        # exposed cards come in the order of those cards.
+        self._pair_masks = tuple(mates & ~((2 << i) - 1) for i, mates in enumerate(self.partners))
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}

@@ -1,8 +1,8 @@
 """The exact solver's pruning rules, each checked against a search without it.
 
 The last pass as a stack (rule 8) against the plain search and against a brute force over the
-engine's own moves; the relaxed game's "free" removals (rule 7) against the relaxed game
-searched without them.
+engine's own moves; the relaxed game's "free" and forced removals (rule 7) and the two-phase
+game's (rule 9) against those games searched without them.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict)
     if P == FULL:
         result = not facts.deck_win or facts.stock_in_play or not bag & ~(7 << 39)
     else:
-        king_bit, _, pairs, by_value, _, _, _ = facts.facts(P)
+        king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
         result = bool(king_bit) and relaxed_without_shortcuts(facts, P | king_bit, bag, memo)
         if not king_bit:
             result = any(relaxed_without_shortcuts(facts, P | b, bag, memo) for b, _, _ in pairs)
@@ -158,6 +158,114 @@ def test_the_relaxed_games_free_removals_never_change_its_verdict(
     rng.shuffle(stock)
     bag = sum(1 << 3 * v for v in stock[:kept])
     assert facts.relaxed(P, bag) == relaxed_without_shortcuts(facts, P, bag, {})
+
+
+def two_phase_without_shortcuts(
+    facts: PyramidFacts, P: int, first: int, then: int, complete: bool, memo: dict, relaxed: dict
+) -> bool:
+    """The relaxed game in two phases searched move by move: the first phase may end at any
+    moment (with ``complete``, only once every card of ``first`` but Kings is used), and the
+    rest is then the relaxed game with ``then`` alone; no removal is forced."""
+    key = (P, first, then)
+    if key in memo:
+        return memo[key]
+    result = (not complete or not first & ~(7 << 39)) and relaxed_without_shortcuts(
+        facts, P, then, relaxed
+    )
+    if not result and P != FULL:
+
+        def wins(after: int, left: int) -> bool:
+            return two_phase_without_shortcuts(facts, after, left, then, complete, memo, relaxed)
+
+        king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+        if king_bit:
+            result = wins(P | king_bit, first)
+        else:
+            result = any(wins(P | b, first) for b, _, _ in pairs)
+            for v in range(1, 13):
+                if result:
+                    break
+                if by_value[v] and first >> 3 * (13 - v) & 7:
+                    less = first - (1 << 3 * (13 - v))
+                    result = any(wins(P | 1 << i, less) for i in by_value[v])
+    memo[key] = result
+    return result
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    deal=st.integers(1, 10**6),
+    removed=st.integers(0, 18),
+    kept=st.integers(4, 24),
+    split=st.integers(0, 24),
+    deck=st.booleans(),
+    open_stock=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_the_two_phase_games_forced_removals_never_change_its_verdict(
+    deal, removed, kept, split, deck, open_stock, seed
+):
+    """`PyramidFacts.two_phase` plays a card with no pyramid partner left at once when only the
+    first phase can give it one, and a card with one pyramid partner left and none in either
+    bag with that partner (its second phase, the relaxed game, plays such cards and `_free`
+    ones at once); the verdict is the move-by-move one. With the whole deck to clear and the
+    stock face down, its counting bounds also cut lines that leave cards unused: then its
+    verdict lies between the move-by-move game that must use them all and the one that may
+    leave them (True for every line of the real game, which uses them all)."""
+    rng = random.Random(seed)
+    game = Game.deal(deal)
+    values = [card.rank for card in game.cards[:28]]
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
+    P = 1  # the apex gone: the rest of the pyramid, as rule 9 asks
+    for _ in range(removed):
+        exposed = _exposed(P)
+        if not exposed:
+            break
+        P |= 1 << rng.choice(exposed)
+    stock = [card.rank for card in game.cards[28:]]
+    rng.shuffle(stock)
+    cut = min(split, kept)
+    first = sum(1 << 3 * v for v in stock[:cut])
+    then = sum(1 << 3 * v for v in stock[cut:kept])
+    verdict = facts.two_phase(P, first, then)
+    loose = two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
+    if deck and not open_stock:
+        assert two_phase_without_shortcuts(facts, P, first, then, True, {}, {}) <= verdict
+        assert verdict <= loose
+    else:
+        assert verdict == loose
+
+
+@pytest.mark.parametrize(
+    "deal, P, first, then, deck, open_stock",
+    [
+        (444378, 268394497, 70869323784, 1787008684616, False, True),
+        (44176, 267357185, 4096, 550848692224, False, True),
+        (372553, 268431873, 1855432492104, 8607011336, False, False),
+    ],
+)
+def test_the_two_phase_game_pairs_a_card_with_its_one_partner_only_when_no_bag_can(
+    deal, P, first, then, deck, open_stock
+):
+    """States found by a search where pairing a card at once with its one pyramid partner
+    left, though a bag holds a partner for it, would call a winnable two-phase game lost: the
+    card must leave with a first-phase card and its partner with another pyramid card later."""
+    values = [card.rank for card in Game.deal(deal).cards[:28]]
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
+    assert two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
+    assert facts.two_phase(P, first, then)
+
+
+def test_the_relaxed_game_pairs_a_card_with_its_one_partner_only_when_it_may_leave_cards():
+    """Deal 699832, the whole deck to clear with the stock face down: every card of the bag
+    must leave with a pyramid card, so a card whose one pyramid partner is exposed may still
+    have to take a bag card (pairing the two at once would strand two bag cards)."""
+    values = [card.rank for card in Game.deal(699832).cards[:28]]
+    stock = [6, 8, 9, 1, 4, 8, 8, 1, 13, 3, 13, 11, 7, 2, 13, 12, 10, 3, 12, 6, 2, 13, 10, 5]
+    bag = sum(1 << 3 * v for v in stock)
+    facts = PyramidFacts(values, deck_win=True, stock_in_play=False)
+    assert relaxed_without_shortcuts(facts, 0, bag, {})
+    assert facts.relaxed(0, bag)
 
 
 @pytest.mark.parametrize("rules", ["classic", "one-recycle", "classic,passes=1"])

@@ -57,8 +57,8 @@ winnable. The rules (each argued at its definition):
    positions with and without them win alike); under the whole-deck win the position is lost.
 7. Relaxation (`PyramidFacts.relaxed`), checked at the start and after each recycle: if the
    pyramid could not be cleared even with every waste and stock card usable at any time, the
-   position is lost. (Its own search plays a card at once where that cannot hurt:
-   `PyramidFacts._free`.)
+   position is lost. (Its own search plays a card at once where that cannot hurt: see
+   `PyramidFacts.relaxed`.)
 8. The last pass as a stack (`_LastPass`): with no recycle left, what can happen while a waste
    card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
    not on the waste under it. When the search of a last pass runs long, those runs are
@@ -184,11 +184,6 @@ def first_stock(S: int, k: int) -> int:
     return k + (rest & -rest).bit_length() - 1
 
 
-def _exposed_in(P: int, i: int) -> bool:
-    """True when pyramid card i is uncovered once the cards of mask P are gone."""
-    return P & COVER[i] == COVER[i]
-
-
 @functools.cache
 def _exposed(P: int) -> tuple[int, ...]:
     """The pyramid cards in play when the cards of mask P are gone (the same for every deal)."""
@@ -234,10 +229,13 @@ class PyramidFacts:
         self.pv = tuple(pyramid_values)
         self.deck_win = deck_win
         self.stock_in_play = stock_in_play
+        self.capped = deck_win and not stock_in_play
+        """The whole deck to clear with the stock face down: two non-pyramid cards never pair,
+        so each card of waste and stock must leave with a pyramid card (or be a King)."""
         by_value = [0] * 14
         for i, v in enumerate(self.pv):
             by_value[v] |= 1 << i
-        self._by_value = tuple(by_value)
+        self.value_masks = tuple(by_value)
         self.partners = tuple(
             by_value[13 - v] & ~_COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
         )
@@ -245,6 +243,11 @@ class PyramidFacts:
         # _pair_masks[i]: the partners of card i that come after it, so that the pairs of the
         # exposed cards come in the order of those cards.
         self._pair_masks = tuple(mates & ~((2 << i) - 1) for i, mates in enumerate(self.partners))
+        # Per pair of ranks r and 13 - r: r, the mask of their pyramid cards, and the cache of
+        # `_rank_pair_bounds` by the cards of that mask left.
+        self._rank_pairs: tuple[tuple[int, int, dict[int, tuple]], ...] = tuple(
+            (r, by_value[r] | by_value[13 - r], {}) for r in range(1, 7)
+        )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}
@@ -254,21 +257,20 @@ class PyramidFacts:
 
     def facts(self, P: int) -> tuple:
         """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
-        counts of cards left by value, removals lower bound, bounds as (value, low, high))."""
+        pyramid cards left per pair of ranks as (r, count of r, count of 13 - r), removals lower
+        bound, bounds as (value, low, high), exposed cards bound to leave a certain way as
+        (index, bag unit of the partner value, the one exposed pyramid partner left or 0))."""
         facts = self._facts.get(P)
         if facts is not None:
             return facts
         pv = self.pv
         exposed = _exposed(P)
-        king = -1
         by_value: list[tuple[int, ...]] = [()] * 14
         shown = 0
         for i in exposed:
-            v = pv[i]
-            by_value[v] += (i,)
+            by_value[pv[i]] += (i,)
             shown |= 1 << i
-            if v == 13 and king < 0:
-                king = i
+        kings = by_value[13]
         pairs = []
         pair_masks = self._pair_masks
         for i in exposed:
@@ -278,23 +280,31 @@ class PyramidFacts:
                 mates ^= low
                 pairs.append((1 << i | low, i, low.bit_length() - 1))
         left = FULL & ~P
-        counts = tuple(map(int.bit_count, map(left.__and__, self._by_value)))
-        specs, removals = self._bounds(left, counts)
+        specs, removals, sizes = self._bounds(left)
+        # The exposed cards with at most one pyramid partner left, that one exposed too (see
+        # `relaxed` and `two_phase`).
+        bound = []
+        partners = self.partners
+        for i in exposed:
+            mates = partners[i] & left
+            if not mates & (mates - 1) and not mates & ~shown and pv[i] != 13:
+                bound.append((i, 1 << 3 * (13 - pv[i]), mates))
         facts = (
-            (1 << king) if king >= 0 else 0,
-            king,
+            1 << kings[0] if kings else 0,
+            kings[0] if kings else -1,
             tuple(pairs),
             tuple(by_value),
-            counts,
+            sizes,
             removals,
             specs,
+            tuple(bound),
         )
         self._facts[P] = facts
         return facts
 
     def _bounds(
-        self, left: int, counts: Sequence[int]
-    ) -> tuple[tuple[tuple[int, int, int], ...], int]:
+        self, left: int
+    ) -> tuple[tuple[tuple[int, int, int], ...], int, tuple[tuple[int, int, int], ...]]:
         """Counting and matching bounds, as (value, low, high): the number of cards of that
         value still in waste and stock must lie in [low, high], or the position is lost.
 
@@ -310,33 +320,35 @@ class PyramidFacts:
 
         Also returns a lower bound on the removals still needed to clear the pyramid: one per
         King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
-        a matched pair can be two pyramid cards).
+        a matched pair can be two pyramid cards), and (r, a, b) for each pair of ranks with a
+        card left. Each pair of ranks depends only on its own cards left, so its part is
+        cached by them (most moves leave five of the six alone).
         """
-        bounds = []
-        removals = counts[13]
-        by_mask = self._by_value
-        capped = self.deck_win and not self.stock_in_play
-        for r in range(1, 7):
-            s = 13 - r
-            a = counts[r]
-            b = counts[s]
-            if a and b:
-                key = left & by_mask[r] | (left & by_mask[s]) << PYRAMID_SIZE
-                m = _MATCHINGS.get(key)
-                if m is None:
-                    m = _max_matching(left & by_mask[r], left & by_mask[s])
-            else:
-                m = 0
-            removals += a + b - m
-            if capped:
-                bounds.append((s, a - m, a))
-                bounds.append((r, b - m, b))
-            else:
-                if a > m:
-                    bounds.append((s, a - m, 4))
-                if b > m:
-                    bounds.append((r, b - m, 4))
-        return tuple(bounds), removals
+        bounds: tuple[tuple[int, int, int], ...] = ()
+        sizes: tuple[tuple[int, int, int], ...] = ()
+        removals = (left & self.value_masks[13]).bit_count()
+        for r, mask, cache in self._rank_pairs:
+            cards = left & mask
+            part = cache.get(cards)
+            if part is None:
+                part = cache[cards] = self._rank_pair_bounds(r, cards)
+            bounds += part[0]
+            removals += part[1]
+            sizes += part[2]
+        return bounds, removals, sizes
+
+    def _rank_pair_bounds(self, r: int, cards: int) -> tuple[tuple, int, tuple]:
+        """`_bounds` for ranks r and 13 - r alone, with the pyramid cards ``cards`` of those
+        ranks left: (bounds, removals needed for them, ((r, a, b),) or () when none is left)."""
+        s = 13 - r
+        ones, others = cards & self.value_masks[r], cards & self.value_masks[s]
+        a, b = ones.bit_count(), others.bit_count()
+        m = _max_matching(ones, others) if a and b else 0
+        if self.capped:
+            bounds = ((s, a - m, a), (r, b - m, b))
+        else:
+            bounds = ((s, a - m, 4),) * (a > m) + ((r, b - m, 4),) * (b > m)
+        return bounds, a + b - m, ((r, a, b),) if cards else ()
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """`relaxed`, giving up (and answering True: nothing proven) after ``budget`` new
@@ -351,7 +363,7 @@ class PyramidFacts:
 
     @staticmethod
     def _free(
-        by_value: Sequence[tuple[int, ...]], counts: Sequence[int], bag: int
+        by_value: Sequence[tuple[int, ...]], sizes: Sequence[tuple[int, int, int]], bag: int
     ) -> tuple[int, int] | None:
         """In the relaxed game, an exposed card that may leave with a bag card at once, as
         (index, the bag card's 3-bit unit), or None.
@@ -364,10 +376,9 @@ class PyramidFacts:
         pyramid cards takes at most one. Earlier removals only expose more, and the line never
         leaves more cards in the bag than before.
         """
-        for r in range(1, 7):
+        for r, a, b in sizes:  # (the pairs of ranks with a pyramid card left)
             s = 13 - r
-            a, b = counts[r], counts[s]
-            if (a or b) and bag >> 3 * s & 7 >= a and bag >> 3 * r & 7 >= b:
+            if bag >> 3 * s & 7 >= a and bag >> 3 * r & 7 >= b:
                 if a and by_value[r]:
                     return by_value[r][0], 1 << 3 * s
                 if b and by_value[s]:
@@ -390,6 +401,21 @@ class PyramidFacts:
         value v at bit 3v) could all be used at any time, each once? A winning line of the real
         game is a winning line of this easier game (drop its draws, recycles and stock-with-
         stock pairs), so False proves the real position lost (rule 7). Memoised per (P, bag).
+
+        Where every win can be changed into one that starts with a certain removal, that
+        removal is the only one tried (the deletion lemma; removing a card earlier only exposes
+        others earlier, and a bag card is usable at any time):
+
+        - an exposed King, alone;
+        - an exposed card with no pyramid partner left, with a bag card: every win takes one
+          of that value for it (the bounds see that the bag holds one);
+        - an exposed card x whose one pyramid partner left, y, is exposed too, with y. A win
+          that pairs x with a bag card c instead either takes a bag card d for y (the pair
+          leaves c and d unused) or pairs y with another pyramid card z (z takes c instead).
+          Leaving bag cards unused is no loss, except with the whole deck to clear and the
+          stock face down (`capped`), where every bag card must leave with a pyramid card:
+          there the pair is forced only when the bag holds no partner for x;
+        - the cards of `_free`.
         """
         key = P | bag << 28
         known = self._relaxed.get(key)
@@ -398,28 +424,48 @@ class PyramidFacts:
         self._tick()
         if P == FULL:
             # Whole deck: with the stock face down only Kings may be left in the bag.
-            result = not self.deck_win or self.stock_in_play or not bag & ~(7 << 39)
+            result = not self.capped or not bag & ~(7 << 39)
         else:
-            king_bit, _, pairs, by_value, counts, _, specs = self.facts(P)
+            facts = self._facts.get(P) or self.facts(P)
+            king_bit, _, pairs, by_value, sizes, _, specs, bound = facts
             result = False
             for v, low, high in specs:
                 n = bag >> 3 * v & 7
                 if n < low or n > high:
                     break
             else:
-                free = self._free(by_value, counts, bag)
+                forced = None
                 if king_bit:
-                    result = self.relaxed(P | king_bit, bag)
-                elif free is not None:
-                    result = self.relaxed(P | 1 << free[0], bag - free[1])
+                    forced = king_bit, 0
                 else:
-                    result = any(self.relaxed(P | bits, bag) for bits, _, _ in pairs)
-                    if not result:
+                    for i, unit, mate in bound:
+                        if not mate:
+                            forced = 1 << i, unit
+                            break
+                        if not self.capped or not bag & 7 * unit:
+                            forced = 1 << i | mate, 0
+                            break
+                    else:
+                        free = self._free(by_value, sizes, bag)
+                        if free is not None:
+                            forced = 1 << free[0], free[1]
+                relaxed = self.relaxed
+                if forced is not None:
+                    result = relaxed(P | forced[0], bag - forced[1])
+                else:
+                    for bits, _, _ in pairs:
+                        if relaxed(P | bits, bag):
+                            result = True
+                            break
+                    else:
                         for v in range(1, 13):
                             if by_value[v] and bag >> 3 * (13 - v) & 7:
                                 less = bag - (1 << 3 * (13 - v))
-                                if any(self.relaxed(P | 1 << i, less) for i in by_value[v]):
-                                    result = True
+                                for i in by_value[v]:
+                                    if relaxed(P | 1 << i, less):
+                                        result = True
+                                        break
+                                if result:
                                     break
         self._relaxed[key] = result
         return result
@@ -427,7 +473,18 @@ class PyramidFacts:
     def two_phase(self, P: int, first: int, then: int) -> bool:
         """The relaxed game in two phases (rule 9): could the pyramid P be cleared using first
         only the cards of bag ``first`` (and pyramid pairs), then only those of bag ``then``?
-        Memoised per (P, first, then)."""
+        Memoised per (P, first, then).
+
+        The bounds are checked with both bags together (a line of the real game uses at most
+        those). The removals forced in the first phase, besides an exposed King (as in
+        `relaxed`, with the phases to respect): an exposed card with no pyramid partner left,
+        with a first-phase card, when ``then`` holds no partner for it (every win takes a
+        first-phase card for it, so in the first phase, and taking it first only exposes
+        others earlier); and an exposed card whose one pyramid partner left is exposed too,
+        with that partner, when neither bag holds a partner for it (every win pairs the two).
+        With a partner in a bag, either choice may be the only win: the card may have to take
+        a first-phase card while its partner leaves with another pyramid card in the second.
+        """
         key = P | first << 28 | then << 70
         known = self._two_phase.get(key)
         if known is not None:
@@ -436,7 +493,8 @@ class PyramidFacts:
         if P == FULL or self.relaxed(P, then):
             self._two_phase[key] = True
             return True
-        king_bit, _, pairs, by_value, _, _, specs = self.facts(P)
+        facts = self._facts.get(P) or self.facts(P)
+        king_bit, _, pairs, by_value, _, _, specs, bound = facts
         both = first + then
         result = False
         for v, low, high in specs:
@@ -444,16 +502,35 @@ class PyramidFacts:
             if n < low or n > high:
                 break
         else:
+            forced = None
             if king_bit:
-                result = self.two_phase(P | king_bit, first, then)
+                forced = king_bit, 0
             else:
-                result = any(self.two_phase(P | bits, first, then) for bits, _, _ in pairs)
-                if not result:
+                for i, unit, mate in bound:
+                    if not mate:
+                        if not then & 7 * unit:
+                            forced = 1 << i, unit
+                            break
+                    elif not both & 7 * unit:
+                        forced = 1 << i | mate, 0
+                        break
+            two_phase = self.two_phase
+            if forced is not None:
+                result = two_phase(P | forced[0], first - forced[1], then)
+            else:
+                for bits, _, _ in pairs:
+                    if two_phase(P | bits, first, then):
+                        result = True
+                        break
+                else:
                     for v in range(1, 13):
                         if by_value[v] and first >> 3 * (13 - v) & 7:
                             less = first - (1 << 3 * (13 - v))
-                            if any(self.two_phase(P | 1 << i, less, then) for i in by_value[v]):
-                                result = True
+                            for i in by_value[v]:
+                                if two_phase(P | 1 << i, less, then):
+                                    result = True
+                                    break
+                            if result:
                                 break
         self._two_phase[key] = result
         return result
@@ -672,7 +749,9 @@ class Solver:
         info = self._pinfo.get(P)
         if info is not None:
             return info
-        king_bit, king, pairs, by_value, counts, removals, specs = self.pyramid.facts(P)
+        king_bit, king, pairs, by_value, _, removals, specs, bound = self.pyramid.facts(P)
+        left = FULL & ~P
+        counts = tuple(map(int.bit_count, map(left.__and__, self.pyramid.value_masks)))
         masks = self._value_masks
         useful = masks[13]
         for v in range(1, 13):
@@ -681,19 +760,10 @@ class Solver:
         bounds = tuple((masks[v], low, high, 3 * v) for v, low, high in specs)
         # Rule 3 looks at each exposed card other than a King, with the pyramid cards left that
         # could still pair with it; one with two such partners or more, or with one still
-        # covered, is never forced in this pyramid state (rule 3 needs its one partner in play).
+        # covered, is never forced in this pyramid state (rule 3 needs its one partner in play):
+        # the pyramid facts' bound cards.
         pv = self.pv
-        partners = self.pyramid.partners
-        left = FULL & ~P
-        forced = tuple(
-            (i, 13 - pv[i], mates)
-            for i in _exposed(P)
-            if pv[i] != 13
-            and (
-                not (mates := partners[i] & left)
-                or (not mates & (mates - 1) and _exposed_in(P, mates.bit_length() - 1))
-            )
-        )
+        forced = tuple((i, 13 - pv[i], mates) for i, _, mates in bound)
         # Rule 6's values: a waste card of a value with no partner left anywhere is buried at
         # once (``dead``); the others (by value) only when they outnumber their partners.
         tight = self._tight.get(counts)

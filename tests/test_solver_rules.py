@@ -239,17 +239,25 @@ def test_the_two_phase_games_forced_removals_never_change_its_verdict(
 @pytest.mark.parametrize(
     "deal, P, first, then, deck, open_stock",
     [
+        # Pairing a card at once with its one pyramid partner left, though a bag holds a
+        # partner for it: the card must take a first-phase card, and its partner leaves with
+        # another pyramid card in the second phase.
         (444378, 268394497, 70869323784, 1787008684616, False, True),
         (44176, 267357185, 4096, 550848692224, False, True),
         (372553, 268431873, 1855432492104, 8607011336, False, False),
+        # Giving a card with no pyramid partner left a first-phase card at once when the first
+        # bag holds a partner, but not one for every pyramid card of its value: another of them
+        # needs that card in the first phase, and this one can wait for the second.
+        (609383, 268428801, 629349065232, 308314184, False, False),
+        (774071, 268426305, 146215862856, 629347192904, False, True),
+        (248944, 48234497, 79610286080, 629365837896, False, False),
     ],
 )
-def test_the_two_phase_game_pairs_a_card_with_its_one_partner_only_when_no_bag_can(
+def test_the_two_phase_game_forces_a_removal_only_where_every_win_allows_it(
     deal, P, first, then, deck, open_stock
 ):
-    """States found by a search where pairing a card at once with its one pyramid partner
-    left, though a bag holds a partner for it, would call a winnable two-phase game lost: the
-    card must leave with a first-phase card and its partner with another pyramid card later."""
+    """States found by a search where a looser forced removal would call a winnable two-phase
+    game lost."""
     values = [card.rank for card in Game.deal(deal).cards[:28]]
     facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
     assert two_phase_without_shortcuts(facts, P, first, then, False, {}, {})

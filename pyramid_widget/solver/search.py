@@ -259,7 +259,8 @@ class PyramidFacts:
         """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
         pyramid cards left per pair of ranks as (r, count of r, count of 13 - r), removals lower
         bound, bounds as (value, low, high), exposed cards bound to leave a certain way as
-        (index, bag unit of the partner value, the one exposed pyramid partner left or 0))."""
+        (index, bag unit of the partner value, the one exposed pyramid partner left or 0, that
+        unit times the pyramid cards of its value left))."""
         facts = self._facts.get(P)
         if facts is not None:
             return facts
@@ -288,7 +289,8 @@ class PyramidFacts:
         for i in exposed:
             mates = partners[i] & left
             if not mates & (mates - 1) and not mates & ~shown and pv[i] != 13:
-                bound.append((i, 1 << 3 * (13 - pv[i]), mates))
+                unit = 1 << 3 * (13 - pv[i])
+                bound.append((i, unit, mates, (left & self.value_masks[pv[i]]).bit_count() * unit))
         facts = (
             1 << kings[0] if kings else 0,
             kings[0] if kings else -1,
@@ -438,7 +440,7 @@ class PyramidFacts:
                 if king_bit:
                     forced = king_bit, 0
                 else:
-                    for i, unit, mate in bound:
+                    for i, unit, mate, _ in bound:
                         if not mate:
                             forced = 1 << i, unit
                             break
@@ -480,10 +482,13 @@ class PyramidFacts:
         `relaxed`, with the phases to respect): an exposed card with no pyramid partner left,
         with a first-phase card, when ``then`` holds no partner for it (every win takes a
         first-phase card for it, so in the first phase, and taking it first only exposes
-        others earlier); and an exposed card whose one pyramid partner left is exposed too,
-        with that partner, when neither bag holds a partner for it (every win pairs the two).
-        With a partner in a bag, either choice may be the only win: the card may have to take
-        a first-phase card while its partner leaves with another pyramid card in the second.
+        others earlier), or when ``first`` holds one for every pyramid card of its value left
+        (a win that serves it from ``then`` instead still has enough first-phase cards for the
+        others, and leaves that card unused: no loss unless `capped`); and an exposed card
+        whose one pyramid partner left is exposed too, with that partner, when neither bag
+        holds a partner for it (every win pairs the two). With a partner in a bag, either
+        choice may be the only win: the card may have to take a first-phase card while its
+        partner leaves with another pyramid card in the second.
         """
         key = P | first << 28 | then << 70
         known = self._two_phase.get(key)
@@ -506,9 +511,9 @@ class PyramidFacts:
             if king_bit:
                 forced = king_bit, 0
             else:
-                for i, unit, mate in bound:
+                for i, unit, mate, enough in bound:
                     if not mate:
-                        if not then & 7 * unit:
+                        if not then & 7 * unit or (not self.capped and first & 7 * unit >= enough):
                             forced = 1 << i, unit
                             break
                     elif not both & 7 * unit:
@@ -763,7 +768,7 @@ class Solver:
         # covered, is never forced in this pyramid state (rule 3 needs its one partner in play):
         # the pyramid facts' bound cards.
         pv = self.pv
-        forced = tuple((i, 13 - pv[i], mates) for i, _, mates in bound)
+        forced = tuple((i, 13 - pv[i], mates) for i, _, mates, _ in bound)
         # Rule 6's values: a waste card of a value with no partner left anywhere is buried at
         # once (``dead``); the others (by value) only when they outnumber their partners.
         tight = self._tight.get(counts)
@@ -961,12 +966,15 @@ class Solver:
         out: list[str] = []
         self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
         try:
-            if not self.relaxed_within(P, self.bag(S), relaxed_budget):
-                return None
+            # Rule 9 before rule 7 where both apply: most lost deals of one pass are cut by rule
+            # 9, whose second phases are relaxed games already, and rule 7 ahead of it was an
+            # eighth of their time.
             if p == self.problem.passes and not self.apex_reachable(
                 P, S & ((1 << k) - 1), S >> k << k
             ):
                 return None  # rule 9
+            if not self.relaxed_within(P, self.bag(S), relaxed_budget):
+                return None
             if p != self.problem.passes:
                 found = self._dfs(P, S, k, p, out)
             else:

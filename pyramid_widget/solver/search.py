@@ -190,6 +190,12 @@ def _exposed(P: int) -> tuple[int, ...]:
     return tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i])
 
 
+@functools.cache
+def _exposed_mask(P: int) -> int:
+    """The mask of `_exposed` (P)."""
+    return sum(1 << i for i in _exposed(P))
+
+
 _MATCHINGS: dict[int, int] = {}
 
 
@@ -250,7 +256,7 @@ class PyramidFacts:
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
-        self._two_phase: dict[int, bool] = {}
+        self._two_phase: dict[int, dict[int, bool]] = {}  # per second bag: per (P, first)
         self._relaxed_left: int | None = None
         self._ticks = 0
         self.on_tick = None  # called every 512 relaxed positions (the solver's budget check)
@@ -266,31 +272,29 @@ class PyramidFacts:
             return facts
         pv = self.pv
         exposed = _exposed(P)
+        shown = _exposed_mask(P)
+        left = FULL & ~P
         by_value: list[tuple[int, ...]] = [()] * 14
-        shown = 0
-        for i in exposed:
-            by_value[pv[i]] += (i,)
-            shown |= 1 << i
-        kings = by_value[13]
         pairs = []
         pair_masks = self._pair_masks
+        partners = self.partners
+        # The exposed cards with at most one pyramid partner left, that one exposed too (see
+        # `relaxed` and `two_phase`).
+        bound = []
         for i in exposed:
+            v = pv[i]
+            by_value[v] += (i,)
             mates = pair_masks[i] & shown
             while mates:
                 low = mates & -mates
                 mates ^= low
                 pairs.append((1 << i | low, i, low.bit_length() - 1))
-        left = FULL & ~P
-        specs, removals, sizes = self._bounds(left)
-        # The exposed cards with at most one pyramid partner left, that one exposed too (see
-        # `relaxed` and `two_phase`).
-        bound = []
-        partners = self.partners
-        for i in exposed:
             mates = partners[i] & left
-            if not mates & (mates - 1) and not mates & ~shown and pv[i] != 13:
-                unit = 1 << 3 * (13 - pv[i])
-                bound.append((i, unit, mates, (left & self.value_masks[pv[i]]).bit_count() * unit))
+            if not mates & (mates - 1) and not mates & ~shown and v != 13:
+                unit = 1 << 3 * (13 - v)
+                bound.append((i, unit, mates, (left & self.value_masks[v]).bit_count() * unit))
+        kings = by_value[13]
+        specs, removals, sizes = self._bounds(left)
         facts = (
             1 << kings[0] if kings else 0,
             kings[0] if kings else -1,
@@ -475,7 +479,7 @@ class PyramidFacts:
     def two_phase(self, P: int, first: int, then: int) -> bool:
         """The relaxed game in two phases (rule 9): could the pyramid P be cleared using first
         only the cards of bag ``first`` (and pyramid pairs), then only those of bag ``then``?
-        Memoised per (P, first, then).
+        Memoised per (P, first, then), by ``then`` first.
 
         The bounds are checked with both bags together (a line of the real game uses at most
         those). The removals forced in the first phase, besides an exposed King (as in
@@ -490,55 +494,65 @@ class PyramidFacts:
         choice may be the only win: the card may have to take a first-phase card while its
         partner leaves with another pyramid card in the second.
         """
-        key = P | first << 28 | then << 70
-        known = self._two_phase.get(key)
-        if known is not None:
-            return known
-        self._tick()
-        if P == FULL or self.relaxed(P, then):
-            self._two_phase[key] = True
-            return True
-        facts = self._facts.get(P) or self.facts(P)
-        king_bit, _, pairs, by_value, _, _, specs, bound = facts
-        both = first + then
-        result = False
-        for v, low, high in specs:
-            n = both >> 3 * v & 7
-            if n < low or n > high:
-                break
-        else:
-            forced = None
-            if king_bit:
-                forced = king_bit, 0
+        memo = self._two_phase.get(then)
+        if memo is None:
+            memo = self._two_phase[then] = {}
+        cached = self._facts
+        facts_of = self.facts
+        relaxed = self.relaxed
+        tick = self._tick
+        capped = self.capped
+
+        def wins(P: int, first: int) -> bool:  # (one phase's bag fixed: a closure, for speed)
+            key = P | first << 28
+            known = memo.get(key)
+            if known is not None:
+                return known
+            tick()
+            if P == FULL or relaxed(P, then):
+                memo[key] = True
+                return True
+            king_bit, _, pairs, by_value, _, _, specs, bound = cached.get(P) or facts_of(P)
+            both = first + then
+            result = False
+            for v, low, high in specs:
+                n = both >> 3 * v & 7
+                if n < low or n > high:
+                    break
             else:
-                for i, unit, mate, enough in bound:
-                    if not mate:
-                        if not then & 7 * unit or (not self.capped and first & 7 * unit >= enough):
-                            forced = 1 << i, unit
-                            break
-                    elif not both & 7 * unit:
-                        forced = 1 << i | mate, 0
-                        break
-            two_phase = self.two_phase
-            if forced is not None:
-                result = two_phase(P | forced[0], first - forced[1], then)
-            else:
-                for bits, _, _ in pairs:
-                    if two_phase(P | bits, first, then):
-                        result = True
-                        break
+                forced = None
+                if king_bit:
+                    forced = king_bit, 0
                 else:
-                    for v in range(1, 13):
-                        if by_value[v] and first >> 3 * (13 - v) & 7:
-                            less = first - (1 << 3 * (13 - v))
-                            for i in by_value[v]:
-                                if two_phase(P | 1 << i, less, then):
-                                    result = True
-                                    break
-                            if result:
+                    for i, unit, mate, enough in bound:
+                        if not mate:
+                            if not then & 7 * unit or (not capped and first & 7 * unit >= enough):
+                                forced = 1 << i, unit
                                 break
-        self._two_phase[key] = result
-        return result
+                        elif not both & 7 * unit:
+                            forced = 1 << i | mate, 0
+                            break
+                if forced is not None:
+                    result = wins(P | forced[0], first - forced[1])
+                else:
+                    for bits, _, _ in pairs:
+                        if wins(P | bits, first):
+                            result = True
+                            break
+                    else:
+                        for v in range(1, 13):
+                            if by_value[v] and first >> 3 * (13 - v) & 7:
+                                less = first - (1 << 3 * (13 - v))
+                                for i in by_value[v]:
+                                    if wins(P | 1 << i, less):
+                                        result = True
+                                        break
+                                if result:
+                                    break
+            memo[key] = result
+            return result
+
+        return wins(P, first)
 
 
 _WIN = -1  # an outcome of `_LastPass.above`: the pyramid was cleared (pyramid win)
@@ -762,13 +776,13 @@ class Solver:
         for v in range(1, 13):
             if by_value[13 - v]:
                 useful |= masks[v]
-        bounds = tuple((masks[v], low, high, 3 * v) for v, low, high in specs)
+        bounds = tuple([(masks[v], low, high, 3 * v) for v, low, high in specs])
         # Rule 3 looks at each exposed card other than a King, with the pyramid cards left that
         # could still pair with it; one with two such partners or more, or with one still
         # covered, is never forced in this pyramid state (rule 3 needs its one partner in play):
         # the pyramid facts' bound cards.
         pv = self.pv
-        forced = tuple((i, 13 - pv[i], mates) for i, _, mates, _ in bound)
+        forced = tuple([(i, 13 - pv[i], mates) for i, _, mates, _ in bound])
         # Rule 6's values: a waste card of a value with no partner left anywhere is buried at
         # once (``dead``); the others (by value) only when they outnumber their partners.
         tight = self._tight.get(counts)

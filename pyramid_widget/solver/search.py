@@ -192,7 +192,8 @@ def _exposed(P: int) -> tuple[int, ...]:
 
 @functools.cache
 def _exposed_mask(P: int) -> int:
-    """The mask of `_exposed` (P)."""
+    """The cards of `_exposed` (P) as a mask (cached too: every new pyramid state's facts need
+    it)."""
     return sum(1 << i for i in _exposed(P))
 
 
@@ -210,19 +211,22 @@ def _max_matching(left: int, right: int) -> int:
     lefts = [i for i in range(PYRAMID_SIZE) if left >> i & 1]
     rights = [j for j in range(PYRAMID_SIZE) if right >> j & 1]
     match: dict[int, int] = {}
-
-    def augment(a: int, tried: set[int]) -> bool:
-        for b in rights:
-            if b in tried or _COMPARABLE[a] >> b & 1:
-                continue
-            tried.add(b)
-            if b not in match or augment(match[b], tried):
-                match[b] = a
-                return True
-        return False
-
-    found = _MATCHINGS[key] = sum(1 for a in lefts if augment(a, set()))
+    found = _MATCHINGS[key] = sum(1 for a in lefts if _augment(a, rights, match, set()))
     return found
+
+
+def _augment(a: int, rights: list[int], match: dict[int, int], tried: set[int]) -> bool:
+    """One augmenting path of `_max_matching` from left card a (``match``: right -> left).
+    (A function of its own: a recursive inner function would make a reference cycle per
+    matching, which waits for the collector that searches pause.)"""
+    for b in rights:
+        if b in tried or _COMPARABLE[a] >> b & 1:
+            continue
+        tried.add(b)
+        if b not in match or _augment(match[b], rights, match, tried):
+            match[b] = a
+            return True
+    return False
 
 
 class PyramidFacts:
@@ -242,6 +246,7 @@ class PyramidFacts:
         for i, v in enumerate(self.pv):
             by_value[v] |= 1 << i
         self.value_masks = tuple(by_value)
+        """value_masks[v]: the pyramid cards of value v."""
         self.partners = tuple(
             by_value[13 - v] & ~_COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
         )
@@ -497,62 +502,59 @@ class PyramidFacts:
         memo = self._two_phase.get(then)
         if memo is None:
             memo = self._two_phase[then] = {}
-        cached = self._facts
-        facts_of = self.facts
-        relaxed = self.relaxed
-        tick = self._tick
-        capped = self.capped
+        return self._wins_in_two_phases(P, first, then, memo)
 
-        def wins(P: int, first: int) -> bool:  # (one phase's bag fixed: a closure, for speed)
-            key = P | first << 28
-            known = memo.get(key)
-            if known is not None:
-                return known
-            tick()
-            if P == FULL or relaxed(P, then):
-                memo[key] = True
-                return True
-            king_bit, _, pairs, by_value, _, _, specs, bound = cached.get(P) or facts_of(P)
-            both = first + then
-            result = False
-            for v, low, high in specs:
-                n = both >> 3 * v & 7
-                if n < low or n > high:
-                    break
+    def _wins_in_two_phases(self, P: int, first: int, then: int, memo: dict[int, bool]) -> bool:
+        """`two_phase` with the memo of bag ``then`` (keyed by P and ``first``)."""
+        key = P | first << 28
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._tick()
+        if P == FULL or self.relaxed(P, then):
+            memo[key] = True
+            return True
+        king_bit, _, pairs, by_value, _, _, specs, bound = self._facts.get(P) or self.facts(P)
+        both = first + then
+        result = False
+        for v, low, high in specs:
+            n = both >> 3 * v & 7
+            if n < low or n > high:
+                break
+        else:
+            forced = None
+            if king_bit:
+                forced = king_bit, 0
             else:
-                forced = None
-                if king_bit:
-                    forced = king_bit, 0
-                else:
-                    for i, unit, mate, enough in bound:
-                        if not mate:
-                            if not then & 7 * unit or (not capped and first & 7 * unit >= enough):
-                                forced = 1 << i, unit
-                                break
-                        elif not both & 7 * unit:
-                            forced = 1 << i | mate, 0
+                capped = self.capped
+                for i, unit, mate, enough in bound:
+                    if not mate:
+                        if not then & 7 * unit or (not capped and first & 7 * unit >= enough):
+                            forced = 1 << i, unit
                             break
-                if forced is not None:
-                    result = wins(P | forced[0], first - forced[1])
+                    elif not both & 7 * unit:
+                        forced = 1 << i | mate, 0
+                        break
+            wins = self._wins_in_two_phases
+            if forced is not None:
+                result = wins(P | forced[0], first - forced[1], then, memo)
+            else:
+                for bits, _, _ in pairs:
+                    if wins(P | bits, first, then, memo):
+                        result = True
+                        break
                 else:
-                    for bits, _, _ in pairs:
-                        if wins(P | bits, first):
-                            result = True
-                            break
-                    else:
-                        for v in range(1, 13):
-                            if by_value[v] and first >> 3 * (13 - v) & 7:
-                                less = first - (1 << 3 * (13 - v))
-                                for i in by_value[v]:
-                                    if wins(P | 1 << i, less):
-                                        result = True
-                                        break
-                                if result:
+                    for v in range(1, 13):
+                        if by_value[v] and first >> 3 * (13 - v) & 7:
+                            less = first - (1 << 3 * (13 - v))
+                            for i in by_value[v]:
+                                if wins(P | 1 << i, less, then, memo):
+                                    result = True
                                     break
-            memo[key] = result
-            return result
-
-        return wins(P, first)
+                            if result:
+                                break
+        memo[key] = result
+        return result
 
 
 _WIN = -1  # an outcome of `_LastPass.above`: the pyramid was cleared (pyramid win)

@@ -106,6 +106,22 @@ def test_a_long_last_pass_search_hands_over_to_the_stack_and_its_line_replays(ru
             assert copy.is_won, deal
 
 
+def random_state(deal: int, removed: int, seed: int, P: int) -> tuple[list[int], int, list[int]]:
+    """Deal ``deal``'s pyramid values, a pyramid state reached from P by taking up to
+    ``removed`` exposed cards away at random (as play would), and its other cards' values
+    shuffled."""
+    rng = random.Random(seed)
+    game = Game.deal(deal)
+    for _ in range(removed):
+        exposed = _exposed(P)
+        if not exposed:
+            break
+        P |= 1 << rng.choice(exposed)
+    stock = [card.rank for card in game.cards[28:]]
+    rng.shuffle(stock)
+    return [card.rank for card in game.cards[:28]], P, stock
+
+
 def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict) -> bool:
     """The relaxed game searched move by move, with no removal forced."""
     key = P | bag << 28
@@ -140,22 +156,13 @@ def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict)
     open_stock=st.booleans(),
     seed=st.integers(0, 10**6),
 )
-def test_the_relaxed_games_free_removals_never_change_its_verdict(
+def test_the_relaxed_games_forced_removals_never_change_its_verdict(
     deal, removed, kept, deck, open_stock, seed
 ):
-    """`PyramidFacts._free` plays some cards at once; the verdict is the move-by-move one."""
-    rng = random.Random(seed)
-    game = Game.deal(deal)
-    values = [card.rank for card in game.cards[:28]]
+    """`PyramidFacts.relaxed` plays some cards at once (a card with no pyramid partner left,
+    a card with its one exposed partner, `_free` cards); the verdict is the move-by-move one."""
+    values, P, stock = random_state(deal, removed, seed, 0)
     facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
-    P = 0
-    for _ in range(removed):  # take exposed cards away at random, as play would
-        exposed = _exposed(P)
-        if not exposed:
-            break
-        P |= 1 << rng.choice(exposed)
-    stock = [card.rank for card in game.cards[28:]]
-    rng.shuffle(stock)
     bag = sum(1 << 3 * v for v in stock[:kept])
     assert facts.relaxed(P, bag) == relaxed_without_shortcuts(facts, P, bag, {})
 
@@ -205,25 +212,16 @@ def two_phase_without_shortcuts(
 def test_the_two_phase_games_forced_removals_never_change_its_verdict(
     deal, removed, kept, split, deck, open_stock, seed
 ):
-    """`PyramidFacts.two_phase` plays a card with no pyramid partner left at once when only the
-    first phase can give it one, and a card with one pyramid partner left and none in either
-    bag with that partner (its second phase, the relaxed game, plays such cards and `_free`
-    ones at once); the verdict is the move-by-move one. With the whole deck to clear and the
-    stock face down, its counting bounds also cut lines that leave cards unused: then its
-    verdict lies between the move-by-move game that must use them all and the one that may
-    leave them (True for every line of the real game, which uses them all)."""
-    rng = random.Random(seed)
-    game = Game.deal(deal)
-    values = [card.rank for card in game.cards[:28]]
+    """`PyramidFacts.two_phase` plays a card with no pyramid partner left at once with a
+    first-phase card when only the first phase can give it one or the first bag serves every
+    card of its value, and a card with its one exposed partner when neither bag holds a
+    partner for it (its second phase, the relaxed game, forces its own); the verdict is the
+    move-by-move one. With the whole deck to clear and the stock face down, its counting
+    bounds also cut lines that leave cards unused: then its verdict lies between the
+    move-by-move game that must use them all and the one that may leave them (True for every
+    line of the real game, which uses them all)."""
+    values, P, stock = random_state(deal, removed, seed, 1)  # the apex gone, as in rule 9
     facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
-    P = 1  # the apex gone: the rest of the pyramid, as rule 9 asks
-    for _ in range(removed):
-        exposed = _exposed(P)
-        if not exposed:
-            break
-        P |= 1 << rng.choice(exposed)
-    stock = [card.rank for card in game.cards[28:]]
-    rng.shuffle(stock)
     cut = min(split, kept)
     first = sum(1 << 3 * v for v in stock[:cut])
     then = sum(1 << 3 * v for v in stock[cut:kept])

@@ -261,7 +261,7 @@ class PyramidFacts:
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
-        self._two_phase: dict[int, dict[int, bool]] = {}  # per second bag: per (P, first)
+        self._two_phase: dict[int, bool] = {}
         self._relaxed_left: int | None = None
         self._ticks = 0
         self.on_tick = None  # called every 512 relaxed positions (the solver's budget check)
@@ -484,7 +484,7 @@ class PyramidFacts:
     def two_phase(self, P: int, first: int, then: int) -> bool:
         """The relaxed game in two phases (rule 9): could the pyramid P be cleared using first
         only the cards of bag ``first`` (and pyramid pairs), then only those of bag ``then``?
-        Memoised per (P, first, then), by ``then`` first.
+        Memoised per (P, first, then).
 
         The bounds are checked with both bags together (a line of the real game uses at most
         those). The removals forced in the first phase, besides an exposed King (as in
@@ -499,14 +499,8 @@ class PyramidFacts:
         choice may be the only win: the card may have to take a first-phase card while its
         partner leaves with another pyramid card in the second.
         """
-        memo = self._two_phase.get(then)
-        if memo is None:
-            memo = self._two_phase[then] = {}
-        return self._wins_in_two_phases(P, first, then, memo)
-
-    def _wins_in_two_phases(self, P: int, first: int, then: int, memo: dict[int, bool]) -> bool:
-        """`two_phase` with the memo of bag ``then`` (keyed by P and ``first``)."""
-        key = P | first << 28
+        memo = self._two_phase
+        key = P | first << 28 | then << 70
         known = memo.get(key)
         if known is not None:
             return known
@@ -535,12 +529,12 @@ class PyramidFacts:
                     elif not both & 7 * unit:
                         forced = 1 << i | mate, 0
                         break
-            wins = self._wins_in_two_phases
+            wins = self.two_phase
             if forced is not None:
-                result = wins(P | forced[0], first - forced[1], then, memo)
+                result = wins(P | forced[0], first - forced[1], then)
             else:
                 for bits, _, _ in pairs:
-                    if wins(P | bits, first, then, memo):
+                    if wins(P | bits, first, then):
                         result = True
                         break
                 else:
@@ -548,7 +542,7 @@ class PyramidFacts:
                         if by_value[v] and first >> 3 * (13 - v) & 7:
                             less = first - (1 << 3 * (13 - v))
                             for i in by_value[v]:
-                                if wins(P | 1 << i, less, then, memo):
+                                if wins(P | 1 << i, less, then):
                                     result = True
                                     break
                             if result:

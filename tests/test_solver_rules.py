@@ -274,14 +274,16 @@ def test_the_relaxed_game_pairs_a_card_with_its_one_partner_only_when_it_may_lea
     assert facts.relaxed(0, bag)
 
 
-@pytest.mark.parametrize("rules", ["classic", "one-recycle", "classic,passes=1"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "one-recycle", "classic,passes=1", "strict", "open-stock,passes=1"]
+)
 def test_the_apex_rule_never_calls_a_winnable_last_pass_lost(rules):
-    """Rule 9 (the apex leaves last, with a waste card) against rule 8's exact verdict, on
-    last-pass positions with the stock face down; it must also cut some."""
+    """Rule 9 (the apex leaves last, with a waste card or the stock top) against rule 8's
+    exact verdict, on last-pass positions; it must also cut some."""
     cuts = wins = 0
     for deal in range(1, 120):
         game = last_pass_position(deal, rules, seed=5)
-        if game.is_won or game.pass_number != game.rules.passes or game.rules.stock_in_play:
+        if game.is_won or game.pass_number != game.rules.passes:
             continue
         problem = problem_from_game(game)
         P, S, k, _ = problem.start

@@ -870,6 +870,21 @@ class Solver:
             stop = cards & dead
             return cards & ((stop & -stop) - 1) if stop else cards
 
+        if not (W | T) & need:
+            return False
+        # Whichever partner p it leaves with, the rest is cleared below with cards of waste
+        # and stock other than p, each used at most once: all of them lie in the relaxed game
+        # with the whole of waste and stock but one card of p's value, which must then clear
+        # the rest too, as a relaxed win never suffers from more cards (unless every card must
+        # be used, `capped`). One question instead of one per partner, and it settles most
+        # (an eighth of strict's median time). Asked only where no value is dead: else the
+        # phases below draw less than the whole stock, and it cut too little for its cost.
+        if (
+            not dead
+            and not self.pyramid.capped
+            and not relaxed(rest, bag(W | T) - (1 << 3 * (13 - self.pv[card])))
+        ):
+            return False
         partners = W & need
         if partners:
             tail = drawable(T)

@@ -180,7 +180,8 @@ def main() -> None:
             run(f"{name} #1-{deals}", games, args.limit, save)
         for deck in ("open-stock.jsonl", "one-pass.jsonl"):
             games = reference(deck, args.references)
-            run(f"ref {deck} ({games[0][1].rules.name})", games, args.limit, save)
+            if games:  # (--references 0: none)
+                run(f"ref {deck} ({games[0][1].rules.name})", games, args.limit, save)
     finally:
         if save is not None:
             save.close()

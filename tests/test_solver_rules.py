@@ -274,6 +274,42 @@ def test_the_relaxed_game_pairs_a_card_with_its_one_partner_only_when_it_may_lea
     assert facts.relaxed(0, bag)
 
 
+def test_the_relaxed_games_count_their_positions_for_the_budgets():
+    """The relaxed games look at the solver's budget once every 512 new positions, and the
+    up-front check (`relaxed_within`) gives up at the first position past its budget,
+    answering True (nothing proven); a fair hint's answers depend on both being exact."""
+    problem = problem_from_game(Game.deal(7, "classic"))
+    P, S, _, _ = problem.start
+    solver = Solver(problem)
+    facts = solver.pyramid
+    seen: list[int] = []
+    facts.on_tick = lambda: seen.append(facts.positions)
+    rng = random.Random(7)
+    stock = [1 << i for i in range(24) if S >> i & 1]
+    lost = None
+    while facts.positions < 2_000:
+        bag = solver.bag(sum(rng.sample(stock, rng.randint(6, 18))))
+        fresh = PyramidFacts(problem.pyramid_values, deck_win=False, stock_in_play=False)
+        if not fresh.relaxed(P, bag) and fresh.positions >= 10:
+            lost = bag, fresh.positions
+        facts.relaxed(P, bag)
+    assert seen == [512 * n for n in range(1, facts.positions // 512 + 1)]
+    assert lost is not None
+    bag, needed = lost
+    short = PyramidFacts(problem.pyramid_values, deck_win=False, stock_in_play=False)
+    assert short.relaxed_within(P, bag, needed - 1) and short.positions == needed
+    assert not short.relaxed_within(P, bag, needed)  # (what it met before is known now)
+    exact = PyramidFacts(problem.pyramid_values, deck_win=False, stock_in_play=False)
+    assert not exact.relaxed_within(P, bag, needed) and exact.positions == needed
+    none = PyramidFacts(problem.pyramid_values, deck_win=False, stock_in_play=False)
+    assert none.relaxed_within(P, bag, 0) and none.positions == 1
+    # A budget whose end falls where a stretch of the count ends anyway (a multiple of 512),
+    # as if 1,019 positions had been met before.
+    late = PyramidFacts(problem.pyramid_values, deck_win=False, stock_in_play=False)
+    late._stretch(1_019)
+    assert late.relaxed_within(P, bag, 5) and late.positions == 1_025
+
+
 @pytest.mark.parametrize(
     "rules", ["classic", "one-recycle", "classic,passes=1", "strict", "open-stock,passes=1"]
 )

@@ -262,9 +262,12 @@ class PyramidFacts:
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}
-        self._relaxed_left: int | None = None
-        self._ticks = 0
-        self.on_tick = None  # called every 512 relaxed positions (the solver's budget check)
+        # The new relaxed and two-phase positions are counted down in stretches, so that most
+        # cost no call: `_tick` at the end of each (`positions`).
+        self._mark = 512  # the count at the end of the current stretch
+        self._due = 512  # positions left in it
+        self._budget_end: int | None = None  # the up-front check's last position
+        self.on_tick = None  # called every 512 positions (the solver's budget check)
 
     def facts(self, P: int) -> tuple:
         """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
@@ -364,13 +367,20 @@ class PyramidFacts:
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """`relaxed`, giving up (and answering True: nothing proven) after ``budget`` new
         relaxed positions."""
-        self._relaxed_left = budget
+        self._budget_end = self.positions + budget
+        self._stretch(self.positions)
         try:
             return self.relaxed(P, bag)
         except _OutOfBudget:
             return True
         finally:
-            self._relaxed_left = None
+            self._budget_end = None
+            self._stretch(self.positions)
+
+    @property
+    def positions(self) -> int:
+        """The new relaxed and two-phase positions met so far."""
+        return self._mark - self._due
 
     @staticmethod
     def _free(
@@ -397,15 +407,23 @@ class PyramidFacts:
         return None
 
     def _tick(self) -> None:
-        """Count one new relaxed position: the solver's budget check every 512, and the
-        up-front check's own budget (`relaxed_within`)."""
-        self._ticks += 1
-        if not self._ticks & 511 and self.on_tick is not None:
+        """The end of a stretch of new positions: the solver's budget check every 512, and
+        the end of the up-front check's own budget (`relaxed_within`)."""
+        n = self._mark
+        self._stretch(n)
+        if not n & 511 and self.on_tick is not None:
             self.on_tick()
-        if self._relaxed_left is not None:
-            self._relaxed_left -= 1
-            if self._relaxed_left < 0:
-                raise _OutOfBudget
+        if self._budget_end is not None and n > self._budget_end:
+            raise _OutOfBudget
+
+    def _stretch(self, n: int) -> None:
+        """Start the stretch after position n: up to the next multiple of 512, or to the
+        first position past the up-front check's budget if that comes first."""
+        mark = (n | 511) + 1
+        end = self._budget_end
+        if end is not None and n <= end < mark - 1:
+            mark = end + 1
+        self._mark, self._due = mark, mark - n
 
     def relaxed(self, P: int, bag: int) -> bool:
         """Could the pyramid P be cleared if the waste-and-stock cards (``bag``: 3 bits per
@@ -432,7 +450,9 @@ class PyramidFacts:
         known = self._relaxed.get(key)
         if known is not None:
             return known
-        self._tick()
+        self._due -= 1
+        if not self._due:
+            self._tick()
         if P == FULL:
             # Whole deck: with the stock face down only Kings may be left in the bag.
             result = not self.capped or not bag & ~(7 << 39)
@@ -504,7 +524,9 @@ class PyramidFacts:
         known = memo.get(key)
         if known is not None:
             return known
-        self._tick()
+        self._due -= 1
+        if not self._due:
+            self._tick()
         if P == FULL or self.relaxed(P, then):
             memo[key] = True
             return True

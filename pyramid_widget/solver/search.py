@@ -71,7 +71,8 @@ winnable. The rules (each argued at its definition):
    covers on the waste is out of play for good, and the cards drawn after it must all have
    left before, so the rest of the pyramid must be cleared first with what comes before the
    partner, then with what comes after it (`PyramidFacts.two_phase`). If the relaxed game
-   cannot do that for any partner, the position is lost. The same holds for the last of the
+   cannot do that for any partner, the position is lost (one relaxed game with all of waste
+   and stock but one partner settles most of them first). The same holds for the last of the
    two cards on the apex, when those two cannot pair with each other.
 
 Rules 1, 7, 8 and 9 only cut positions that are lost; rules 2 to 6 keep, for every winnable

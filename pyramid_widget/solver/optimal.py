@@ -43,6 +43,7 @@ _FRESH = 1 << 57
 _RECYCLE = -(1 << 20)  # the move code of a recycle; -n is n draws; a | b << 6 a removal
 _ALONE = 63  # the second card of a removal that takes one card (a King)
 _MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and below 2**22
+_STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
 
 
 class _Estimator:
@@ -53,16 +54,19 @@ class _Estimator:
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
         self.open_stock = solver.problem.stock_in_play
+        passes = solver.problem.passes
+        # A recycle is still allowed below this position code (its pass bits on top).
+        self._recycles_below = 1 << 64 if passes is None else passes << 58
         self._pyramid: dict[int, tuple[int, int]] = {}  # P -> (removals bound, kind)
         self._kinds: dict[tuple[tuple[tuple[int, int], ...], int, int], int] = {}
         self._kind_list: list[tuple[tuple[tuple[int, int], ...], int, int]] = []
         self._extra: dict[int, int] = {}
 
-    def estimate(self, P: int, S: int, k: int, recycle: bool) -> int:
-        """A lower bound on the moves still needed: the removals bound of `PyramidFacts._bounds`
-        (under the whole-deck win: the same count over every card left, plus a draw for each card
-        of a face-down stock), plus the moves needed to reach cards the pyramid must still take
-        from waste and stock. ``recycle`` says whether a recycle is still allowed.
+    def estimate(self, state: int) -> int:
+        """A lower bound on the moves still needed from position ``state`` (as `shortest` keeps
+        it): the removals bound of `PyramidFacts._bounds` (under the whole-deck win: the same
+        count over every card left, plus a draw for each card of a face-down stock), plus the
+        moves needed to reach cards the pyramid must still take from waste and stock.
 
         When a bound says at least n cards of some values must still come from waste and stock,
         the n-th cheapest of them to reach is reached at some point; what reaching one costs:
@@ -82,13 +86,15 @@ class _Estimator:
           that cannot pair with a pyramid card, or for every one of them with the stock face down.
         """
         solver = self.solver
+        P = state & FULL
         if solver.deck_win:
+            S = state >> 28 & 0xFFFFFF
             counts = solver._info(P)[5]
             masks = solver._value_masks
             total = [counts[v] + (S & masks[v]).bit_count() for v in range(14)]
             bound = total[13] + sum(max(total[r], total[13 - r]) for r in range(1, 7))
             if not self.open_stock:
-                bound += (S >> k).bit_count()
+                bound += (S >> (state >> 52 & 31)).bit_count()
             return bound
         facts = self._pyramid.get(P)
         if facts is None:
@@ -99,10 +105,17 @@ class _Estimator:
                 self._kind_list.append(tuple(needs))  # type: ignore[arg-type]
             facts = self._pyramid[P] = (removals, kind)
         removals, kind = facts
-        key = S | k << 24 | recycle << 29 | kind << 30
+        recycle = state < self._recycles_below
+        key = state >> 28 & _STOCK_AND_BOUNDARY | recycle << 29 | kind << 30
         extra = self._extra.get(key)
         if extra is None:
-            extra = self._extra[key] = _reach(self._kind_list[kind], S, k, recycle, self.open_stock)
+            extra = self._extra[key] = _reach(
+                self._kind_list[kind],
+                state >> 28 & 0xFFFFFF,
+                state >> 52 & 31,
+                recycle,
+                self.open_stock,
+            )
         return removals + extra
 
 
@@ -118,6 +131,8 @@ def _reach(
     needs, short, partnered = kind
     below = S & ((1 << k) - 1)
     ahead = S >> k
+    paired_below = below & partnered  # (the cards that may pair with pyramid cards)
+    paired_ahead = ahead & (partnered >> k)
     lonely = base = -1  # for the recycle route, worked out when first needed
     extra = 0
     top = below.bit_length() - 1
@@ -126,8 +141,7 @@ def _reach(
         if low == 1:
             # The common case, in short: the cheapest card is the top one of this value in
             # the waste (by the cards on it), its lowest one (by the recycle) or the stock's
-            # first. The cards on a waste card cost at most one move each. (`_clearing` is
-            # written out here: this path runs most, and the call would cost a tenth.)
+            # first. The cards on a waste card cost at most one move each.
             best = _LOST
             if waste:
                 j = waste.bit_length() - 1
@@ -137,7 +151,7 @@ def _reach(
                 d = over.bit_count()
                 if d <= extra:
                     continue
-                e = (over & (partnered >> (j + 1))).bit_count()
+                e = (paired_below >> (j + 1)).bit_count()
                 more = e + 1 - short
                 best = d - e + (more + 1) // 2 if more > 0 else d - e
                 if recycle and best > extra:
@@ -150,10 +164,10 @@ def _reach(
             if best > extra:
                 cards = ahead & (mask >> k)
                 if cards:
-                    before = ahead & ((cards & -cards) - 1)
-                    d = before.bit_count()
+                    before = (cards & -cards) - 1
+                    d = (ahead & before).bit_count()
                     if open_stock:
-                        e = (before & (partnered >> k)).bit_count()
+                        e = (paired_ahead & before).bit_count()
                         more = e + 1 - short
                         cost = d - e + (more + 1) // 2 if more > 0 else d - e
                     else:
@@ -168,48 +182,46 @@ def _reach(
         if (S & mask).bit_count() < low:
             return _LOST  # not enough partners left: the position is lost
         costs = []
-        while cards and len(costs) < low:  # the cards on them cost less the higher they lie
+        n = low
+        while cards and n:  # the cards on them cost less the higher they lie
             j = cards.bit_length() - 1
             cards ^= 1 << j
-            costs.append(_clearing(below >> (j + 1), partnered >> (j + 1), short))
+            d = (below >> (j + 1)).bit_count()
+            e = (paired_below >> (j + 1)).bit_count()
+            more = e + 1 - short
+            costs.append(d - e + (more + 1) // 2 if more > 0 else d - e)
+            n -= 1
         if waste and recycle:
             # The recycle route costs less the deeper a card lies: the lowest ``low`` do.
             if base < 0:
                 lonely = S & ~partnered if open_stock else S
                 base = 1 + (lonely >> k).bit_count() + (not open_stock)
-            for _ in range(low):
-                if not waste:
-                    break
+            n = low
+            while waste and n:
                 costs.append(base + (lonely & ((waste & -waste) - 1)).bit_count())
                 waste &= waste - 1
-        costs.sort()
-        if len(costs) >= low and costs[low - 1] <= extra:
-            continue
+                n -= 1
+        if len(costs) >= low:
+            costs.sort()
+            if costs[low - 1] <= extra:
+                continue
         cards = ahead & (mask >> k)
-        for _ in range(low):  # deeper stock cards cost more: the first ``low`` do
-            if not cards:
-                break
+        n = low
+        while cards and n:  # deeper stock cards cost more: the first ``low`` do
             card = cards & -cards
             cards ^= card
-            before = ahead & (card - 1)
+            d = (ahead & (card - 1)).bit_count()
             if open_stock:
-                costs.append(_clearing(before, partnered >> k, short))
+                e = (paired_ahead & (card - 1)).bit_count()
+                more = e + 1 - short
+                costs.append(d - e + (more + 1) // 2 if more > 0 else d - e)
             else:
-                costs.append(before.bit_count() + 1)
+                costs.append(d + 1)
+            n -= 1
         costs.sort()
         if costs[low - 1] > extra:
             extra = costs[low - 1]
     return extra
-
-
-def _clearing(over: int, partnered: int, short: int) -> int:
-    """Moves to take the cards of mask ``over`` out of the way, one move each, those of mask
-    ``partnered`` perhaps with pyramid cards (half a move more each past the first ``short``
-    - 1; see `_Estimator.estimate`)."""
-    d = over.bit_count()
-    e = (over & partnered).bit_count()
-    more = e + 1 - short
-    return d - e + (more + 1) // 2 if more > 0 else d - e
 
 
 def _needs(solver: Solver, P: int) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
@@ -244,26 +256,13 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return []
-    sv = solver.sv
-    pass_bits = p << 58
     last = p == problem.passes
-
-    def settle(P: int, S: int, k: int, fresh: int) -> int:
-        """The position as kept (rule 6's buried cards dropped), or -1 when it is lost."""
-        if not last:
-            return P | S << 28 | k << 52 | fresh | pass_bits
-        if S & ((1 << k) - 1):
-            cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
-            if cut:
-                if deck_win or solver.dead(P, S & ~cut):
-                    return -1
-                S &= ~cut
-        return P | S << 28 | k << 52 | fresh | pass_bits
-
+    # A removal's child: the same pass, fresh (pyramid pairs allowed); its P, S and k or'ed in.
+    removed = p << 58 | _FRESH
     if king_bit:
-        child = settle(P | king_bit, S, k, _FRESH)
-        return [(1, child, king | _ALONE << 6)] if child >= 0 else []
-    out: list[tuple[int, int, int]] = []
+        out = [(1, P | king_bit | S << 28 | k << 52 | removed, king | _ALONE << 6)]
+        return _settled(solver, out) if last else out
+    sv = solver.sv
     w = (S & ((1 << k) - 1)).bit_length() - 1
     open_stock = problem.stock_in_play
     masks = solver._value_masks
@@ -271,36 +270,41 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
         others = S & masks[need]
         if mates:
             if not others:
-                child = settle(P | 1 << i | mates, S, k, _FRESH)
-                return [(1, child, i | (mates.bit_length() - 1) << 6)] if child >= 0 else []
+                child = P | 1 << i | mates | S << 28 | k << 52 | removed
+                out = [(1, child, i | (mates.bit_length() - 1) << 6)]
+                return _settled(solver, out) if last else out
         elif others and not others & (others - 1):
             j = others.bit_length() - 1
             if j == w or (open_stock and j == k):
                 nk = next_stock(S, k) if j == k else k
-                child = settle(P | 1 << i, S ^ others, nk, _FRESH)
-                return [(1, child, i | (28 + j) << 6)] if child >= 0 else []
+                out = [(1, P | 1 << i | (S ^ others) << 28 | nk << 52 | removed, i | (28 + j) << 6)]
+                return _settled(solver, out) if last else out
+    out: list[tuple[int, int, int]] = []
     # A King on the waste or the stock: forced only under the whole-deck win, where every
     # win removes it anyway; under the pyramid win a shortest line may leave it be.
     if w >= 0 and sv[w] == 13:
-        out.append((1, settle(P, S ^ (1 << w), k, _FRESH), 28 + w | _ALONE << 6))
+        out.append((1, P | (S ^ (1 << w)) << 28 | k << 52 | removed, 28 + w | _ALONE << 6))
     if open_stock and k < EMPTY_STOCK and sv[k] == 13 and problem.king_from_stock:
-        out.append((1, settle(P, S ^ (1 << k), next_stock(S, k), _FRESH), 28 + k | _ALONE << 6))
+        child = P | (S ^ (1 << k)) << 28 | next_stock(S, k) << 52 | removed
+        out.append((1, child, 28 + k | _ALONE << 6))
     if out and deck_win:
-        return out[:1] if out[0][1] >= 0 else []
+        out = out[:1]
+        return _settled(solver, out) if last else out
+    same = S << 28 | k << 52 | removed
     if state & _FRESH:
         for bits, i, j in pairs:
-            out.append((1, settle(P | bits, S, k, _FRESH), i | j << 6))
+            out.append((1, P | bits | same, i | j << 6))
     if w >= 0:
-        rest = S ^ (1 << w)
+        rest = (S ^ (1 << w)) << 28 | k << 52 | removed
         for i in by_value[13 - sv[w]]:
-            out.append((1, settle(P | 1 << i, rest, k, _FRESH), i | (28 + w) << 6))
+            out.append((1, P | 1 << i | rest, i | (28 + w) << 6))
     if open_stock and k < EMPTY_STOCK:
-        rest = S ^ (1 << k)
         nk = next_stock(S, k)
+        rest = (S ^ (1 << k)) << 28 | nk << 52 | removed
         if w >= 0 and sv[w] + sv[k] == 13:
-            out.append((1, settle(P, rest ^ (1 << w), nk, _FRESH), 28 + w | (28 + k) << 6))
+            out.append((1, P | rest ^ 1 << (28 + w), 28 + w | (28 + k) << 6))
         for i in by_value[13 - sv[k]]:
-            out.append((1, settle(P | 1 << i, rest, nk, _FRESH), i | (28 + k) << 6))
+            out.append((1, P | 1 << i | rest, i | (28 + k) << 6))
     if k < EMPTY_STOCK:
         draws = 1
         if open_stock:
@@ -319,17 +323,34 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
             else:
                 draws = (S >> k).bit_count()
                 k2 = EMPTY_STOCK
-        out.append((draws, settle(P, S, k2, 0), -draws))
+        out.append((draws, P | S << 28 | k2 << 52 | p << 58, -draws))
     elif (
         S
         and (problem.passes is None or p < problem.passes)
         and solver.pyramid.relaxed(P, solver.bag(S))  # rule 7
     ):
         q = p if problem.passes is None else p + 1
-        last = q == problem.passes
-        pass_bits = q << 58
-        out.append((1, settle(P, S, first_stock(S, 0), 0), _RECYCLE))
-    return [edge for edge in out if edge[1] >= 0]
+        recycled = [(1, P | S << 28 | first_stock(S, 0) << 52 | q << 58, _RECYCLE)]
+        out += _settled(solver, recycled) if q == problem.passes else recycled
+    return _settled(solver, out) if last else out
+
+
+def _settled(solver: Solver, moves: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """``moves`` into the last pass, their positions as kept: rule 6's buried waste cards
+    dropped, and those left lost by it dropped."""
+    kept = []
+    for cost, state, move in moves:
+        S = state >> 28 & 0xFFFFFF
+        k = state >> 52 & 31
+        if S & ((1 << k) - 1):
+            P = state & FULL
+            cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
+            if cut:
+                if solver.deck_win or solver.dead(P, S & ~cut):
+                    continue
+                state &= ~(cut << 28)
+        kept.append((cost, state, move))
+    return kept
 
 
 def shortest(
@@ -348,10 +369,10 @@ def shortest(
         assert not cut or not solver.deck_win, "shortest() needs a winnable position"
         first &= ~(cut << 28)
     # Per position reached: its cost so far, the move into it and the position before, in one
-    # int (`_node`): a long search keeps many.
+    # int (`_entries_from`): a long search keeps many.
     g_bits = (bound + 1).bit_length()  # every cost kept is at most the bound
     g_mask = (1 << g_bits) - 1
-    nodes: dict[int, int] = {first: _node(0, 0, first, g_bits)}
+    nodes: dict[int, int] = {first: _entries_from(first, g_bits)}
     estimate = _Estimator(solver).estimate
     lost = solver._memo  # positions the exact search proved lost (rule 5)
     deck_win = solver.deck_win
@@ -361,8 +382,7 @@ def shortest(
     # first walks to a win in the last layer almost straight, where the last-in-first-out order
     # expanded thousands of positions of that layer first (a quarter of all, on some decks).
     queue: list[list[list[int]]] = [[[] for _ in range(bound + 1)] for _ in range(bound + 1)]
-    passes = solver.problem.passes
-    f = estimate(P, first >> 28 & 0xFFFFFF, k, passes is None or p < passes)
+    f = estimate(first)
     queue[min(f, bound)][0].append(first)
     expanded = 0
     for f in range(bound + 1):
@@ -386,17 +406,13 @@ def shortest(
             if state & FULL == FULL and (not state >> 28 & 0xFFFFFF or not deck_win):
                 return _line(solver, nodes, first, state, g_bits)
             deepest = g
+            entries = _entries_from(state, g_bits)
             for cost, child, move in successors(solver, state):
                 g2 = g + cost
                 known = nodes.get(child)
                 if known is not None and g2 >= known & g_mask:
                     continue
-                f2 = g2 + estimate(
-                    child & FULL,
-                    child >> 28 & 0xFFFFFF,
-                    child >> 52 & 31,
-                    passes is None or child >> 58 < passes,
-                )
+                f2 = g2 + estimate(child)
                 if f2 < f:
                     f2 = f  # (pathmax: a position's f is never below its parent's)
                 elif f2 > bound:
@@ -404,7 +420,7 @@ def shortest(
                 done = lost.get(child & ((1 << 52) - 1))
                 if done is not None and done <= (child >> 58) << 5 | (child >> 52 & 31):
                     continue  # proved lost by the exact search
-                nodes[child] = _node(g2, move, state, g_bits)
+                nodes[child] = entries + (move << g_bits) + g2
                 queue[f2][g2].append(child)
                 if f2 == f and g2 > deepest:
                     deepest = g2
@@ -412,10 +428,11 @@ def shortest(
     raise AssertionError("no win within the bound the exact search found")
 
 
-def _node(g: int, move: int, parent: int, g_bits: int) -> int:
-    """A position's entry in `shortest`: from the high bits down, the position before, the move
-    code into it (22 bits) and the cost ``g`` (the low ``g_bits``)."""
-    return (parent << 22 | move + _MOVE_BIAS) << g_bits | g
+def _entries_from(parent: int, g_bits: int) -> int:
+    """The entry in `shortest` of a position reached from ``parent`` is this plus ``move <<
+    g_bits`` plus its cost g: from the high bits down, the position before, the move code into
+    it (22 bits, biased to be >= 0) and g (the low ``g_bits``)."""
+    return (parent << 22 | _MOVE_BIAS) << g_bits
 
 
 def _line(solver: Solver, nodes: dict[int, int], first: int, state: int, g_bits: int) -> list[str]:

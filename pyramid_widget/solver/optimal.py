@@ -302,7 +302,7 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
         nk = next_stock(S, k)
         rest = (S ^ (1 << k)) << 28 | nk << 52 | removed
         if w >= 0 and sv[w] + sv[k] == 13:
-            out.append((1, P | rest ^ 1 << (28 + w), 28 + w | (28 + k) << 6))
+            out.append((1, P | (rest ^ 1 << (28 + w)), 28 + w | (28 + k) << 6))
         for i in by_value[13 - sv[k]]:
             out.append((1, P | 1 << i | rest, i | (28 + k) << 6))
     if k < EMPTY_STOCK:

@@ -46,6 +46,11 @@ _MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and b
 _STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
 
 
+# Per kind of needs: the stock masks of the values needed once, those needed more often with
+# how often, their total L, and the mask of non-pyramid cards with a partner in the pyramid.
+_Kind = tuple[tuple[int, ...], tuple[tuple[int, int], ...], int, int]
+
+
 class _Estimator:
     """The heuristic of `shortest` (`estimate`), with its caches: the removals bound and the
     kind of needs per pyramid state, and the moves to reach the cards needed per (waste and
@@ -58,8 +63,8 @@ class _Estimator:
         # A recycle is still allowed below this position code (its pass bits on top).
         self._recycles_below = 1 << 64 if passes is None else passes << 58
         self._pyramid: dict[int, tuple[int, int]] = {}  # P -> (removals bound, kind)
-        self._kinds: dict[tuple[tuple[tuple[int, int], ...], int, int], int] = {}
-        self._kind_list: list[tuple[tuple[tuple[int, int], ...], int, int]] = []
+        self._kinds: dict[_Kind, int] = {}
+        self._kind_list: list[_Kind] = []
         self._extra: dict[int, int] = {}
 
     def estimate(self, state: int) -> int:
@@ -98,11 +103,11 @@ class _Estimator:
             return bound
         facts = self._pyramid.get(P)
         if facts is None:
-            removals, *needs = _needs(solver, P)
-            kind = self._kinds.get(tuple(needs))
+            removals, needs = _needs(solver, P)
+            kind = self._kinds.get(needs)
             if kind is None:
-                kind = self._kinds[tuple(needs)] = len(self._kind_list)
-                self._kind_list.append(tuple(needs))  # type: ignore[arg-type]
+                kind = self._kinds[needs] = len(self._kind_list)
+                self._kind_list.append(needs)
             facts = self._pyramid[P] = (removals, kind)
         removals, kind = facts
         recycle = state < self._recycles_below
@@ -120,7 +125,7 @@ class _Estimator:
 
 
 def _reach(
-    kind: tuple[tuple[tuple[int, int], ...], int, int],
+    kind: _Kind,
     S: int,
     k: int,
     recycle: bool,
@@ -128,7 +133,7 @@ def _reach(
 ) -> int:
     """The moves needed to reach the cards the pyramid must still take from waste and stock
     (see `_Estimator.estimate`); _LOST when too few are left."""
-    needs, short, partnered = kind
+    singles, multiples, short, partnered = kind
     below = S & ((1 << k) - 1)
     ahead = S >> k
     paired_below = below & partnered  # (the cards that may pair with pyramid cards)
@@ -136,49 +141,49 @@ def _reach(
     lonely = base = -1  # for the recycle route, worked out when first needed
     extra = 0
     top = below.bit_length() - 1
-    for mask, low in needs:
-        cards = waste = below & mask
-        if low == 1:
-            # The common case, in short: the cheapest card is the top one of this value in
-            # the waste (by the cards on it), its lowest one (by the recycle) or the stock's
-            # first. The cards on a waste card cost at most one move each.
-            best = _LOST
-            if waste:
-                j = waste.bit_length() - 1
-                if j == top:
-                    continue  # on the waste top: free
-                over = below >> (j + 1)
-                d = over.bit_count()
-                if d <= extra:
-                    continue
-                e = (paired_below >> (j + 1)).bit_count()
-                more = e + 1 - short
-                best = d - e + (more + 1) // 2 if more > 0 else d - e
-                if recycle and best > extra:
-                    if base < 0:
-                        lonely = S & ~partnered if open_stock else S
-                        base = 1 + (lonely >> k).bit_count() + (not open_stock)
-                    route = base + (lonely & ((waste & -waste) - 1)).bit_count()
-                    if route < best:
-                        best = route
+    for mask in singles:
+        waste = below & mask
+        # The common case, in short: the cheapest card is the top one of this value in
+        # the waste (by the cards on it), its lowest one (by the recycle) or the stock's
+        # first. The cards on a waste card cost at most one move each.
+        best = _LOST
+        if waste:
+            j = waste.bit_length() - 1
+            if j == top:
+                continue  # on the waste top: free
+            over = below >> (j + 1)
+            d = over.bit_count()
+            if d <= extra:
+                continue
+            e = (paired_below >> (j + 1)).bit_count()
+            more = e + 1 - short
+            best = d - e + (more + 1) // 2 if more > 0 else d - e
+            if recycle and best > extra:
+                if base < 0:
+                    lonely = S & ~partnered if open_stock else S
+                    base = 1 + (lonely >> k).bit_count() + (not open_stock)
+                route = base + (lonely & ((waste & -waste) - 1)).bit_count()
+                if route < best:
+                    best = route
+        if best > extra:
+            cards = ahead & (mask >> k)
+            if cards:
+                before = (cards & -cards) - 1
+                d = (ahead & before).bit_count()
+                if open_stock:
+                    e = (paired_ahead & before).bit_count()
+                    more = e + 1 - short
+                    cost = d - e + (more + 1) // 2 if more > 0 else d - e
+                else:
+                    cost = d + 1
+                if cost < best:
+                    best = cost
+            elif best == _LOST:
+                return _LOST  # not enough partners left: the position is lost
             if best > extra:
-                cards = ahead & (mask >> k)
-                if cards:
-                    before = (cards & -cards) - 1
-                    d = (ahead & before).bit_count()
-                    if open_stock:
-                        e = (paired_ahead & before).bit_count()
-                        more = e + 1 - short
-                        cost = d - e + (more + 1) // 2 if more > 0 else d - e
-                    else:
-                        cost = d + 1
-                    if cost < best:
-                        best = cost
-                elif best == _LOST:
-                    return _LOST  # not enough partners left: the position is lost
-                if best > extra:
-                    extra = best
-            continue
+                extra = best
+    for mask, low in multiples:
+        cards = waste = below & mask
         if (S & mask).bit_count() < low:
             return _LOST  # not enough partners left: the position is lost
         costs = []
@@ -224,19 +229,20 @@ def _reach(
     return extra
 
 
-def _needs(solver: Solver, P: int) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
-    """Per pyramid state: the removals bound, the bounds with a positive low as (stock mask,
-    low), their total L, and the mask of non-pyramid cards whose value has a partner left in
-    the pyramid."""
+def _needs(solver: Solver, P: int) -> tuple[int, _Kind]:
+    """Per pyramid state: the removals bound and the kind of its needs (`_Kind`): the bounds
+    with a positive low."""
     info = solver._info(P)
-    needs = tuple((mask, low) for mask, low, _, _ in info[4] if low > 0)
+    needs = [(mask, low) for mask, low, _, _ in info[4] if low > 0]
     counts = info[5]
     masks = solver._value_masks
     partnered = 0
     for v in range(1, 13):
         if counts[13 - v]:
             partnered |= masks[v]
-    return info[7], needs, sum(low for _, low in needs), partnered
+    singles = tuple(mask for mask, low in needs if low == 1)
+    multiples = tuple((mask, low) for mask, low in needs if low > 1)
+    return info[7], (singles, multiples, sum(low for _, low in needs), partnered)
 
 
 def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:

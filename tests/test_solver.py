@@ -86,7 +86,14 @@ def test_shortest_wins_have_the_reference_move_counts_on_every_reference_deck():
 
 @pytest.mark.parametrize(
     "rules",
-    ["classic", "open-stock", "one-recycle", "classic,passes=1", "open-stock,passes=unlimited"],
+    [
+        "classic",
+        "open-stock",
+        "one-recycle",
+        "classic,passes=1",
+        "open-stock,passes=unlimited",
+        "strict",
+    ],
 )
 def test_shortest_wins_are_as_short_as_a_breadth_first_search_finds(rules):
     """Near the end of a won game, often after a step off the line (so waste and stock hold

@@ -44,6 +44,11 @@ _RECYCLE = -(1 << 20)  # the move code of a recycle; -n is n draws; a | b << 6 a
 _ALONE = 63  # the second card of a removal that takes one card (a King)
 _MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and below 2**22
 _STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
+# The half move more for each pyramid card paired with a non-pyramid card past the L that the
+# removals bound assumes (`_Estimator.estimate`): with e of the cards in the way paired and the
+# card reached paired too, max(0, e + 1 - L) / 2 rounded up, at _PAST_L[e - L + _PAST_OFFSET].
+_PAST_OFFSET = 64
+_PAST_L = tuple(max(0, (m - _PAST_OFFSET + 2) // 2) for m in range(2 * _PAST_OFFSET))
 
 
 # Per kind of needs: the stock masks of the values needed once, those needed more often with
@@ -156,8 +161,7 @@ def _reach(
             if d <= extra:
                 continue
             e = (paired_below >> (j + 1)).bit_count()
-            more = e + 1 - short
-            best = d - e + (more + 1) // 2 if more > 0 else d - e
+            best = d - e + _PAST_L[e - short + _PAST_OFFSET]
             if recycle and best > extra:
                 if base < 0:
                     lonely = S & ~partnered if open_stock else S
@@ -172,8 +176,7 @@ def _reach(
                 d = (ahead & before).bit_count()
                 if open_stock:
                     e = (paired_ahead & before).bit_count()
-                    more = e + 1 - short
-                    cost = d - e + (more + 1) // 2 if more > 0 else d - e
+                    cost = d - e + _PAST_L[e - short + _PAST_OFFSET]
                 else:
                     cost = d + 1
                 if cost < best:
@@ -193,8 +196,7 @@ def _reach(
             cards ^= 1 << j
             d = (below >> (j + 1)).bit_count()
             e = (paired_below >> (j + 1)).bit_count()
-            more = e + 1 - short
-            costs.append(d - e + (more + 1) // 2 if more > 0 else d - e)
+            costs.append(d - e + _PAST_L[e - short + _PAST_OFFSET])
             n -= 1
         if waste and recycle:
             # The recycle route costs less the deeper a card lies: the lowest ``low`` do.
@@ -218,8 +220,7 @@ def _reach(
             d = (ahead & (card - 1)).bit_count()
             if open_stock:
                 e = (paired_ahead & (card - 1)).bit_count()
-                more = e + 1 - short
-                costs.append(d - e + (more + 1) // 2 if more > 0 else d - e)
+                costs.append(d - e + _PAST_L[e - short + _PAST_OFFSET])
             else:
                 costs.append(d + 1)
             n -= 1

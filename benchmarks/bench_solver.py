@@ -10,7 +10,8 @@ machine counts little), search nodes per CPU second, the peak memory of one solv
 on the slowest deals, solved again untimed: tracing slows the search) and the slowest deals;
 the same for the reference decks (tests/data/decks; the first N of each file with
 ``--references N``). Then ``optimal=True`` over the open-stock reference decks, and fair hints
-on positions met in seeded random play.
+on positions met in seeded random play. At the start and the end, the time of a fixed workload
+(`machine_speed`), to tell the machine's drift from the code's change.
 
 Goals (issue 15, one core, pure CPython): every deal decided, median <= 2 ms, p99 <= 100 ms,
 max <= 1 s per preset; shortest wins median <= 0.25 s, each one found; a fair hint p99 <= 100 ms;
@@ -50,6 +51,40 @@ def peak_memory(game: Game, **kwargs) -> float:
         return tracemalloc.get_traced_memory()[1] / 2**20
     finally:
         tracemalloc.stop()
+
+
+def machine_speed() -> tuple[float, float]:
+    """CPU seconds of a fixed pure-Python workload (integer and bit arithmetic, dict lookups,
+    small tuples: the search's kind of work, none of the package's code): the least and the
+    median of nine runs.
+
+    The same code on this machine has taken half as long again from one day to the next
+    (strict's median over deals 1-2000: 1.9 ms, then 2.8 and 3.0 ms), and this workload's time
+    wanders by a third within a minute. Printed at the start and at the end of a run, it says
+    how much of a difference between two runs may be the machine's.
+    """
+    times = []
+    for _ in range(9):
+        started = time.process_time()
+        memo: dict[int, tuple[int, int]] = {}
+        x = 1
+        for i in range(100_000):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            if memo.get(x >> 12) is None:
+                memo[x >> 12] = (i, x.bit_count())
+        times.append(time.process_time() - started)
+    return min(times), statistics.median(times)
+
+
+def conditions(when: str) -> None:
+    """Print the load average and `machine_speed`, at the "start" or the "end" of a run."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at the {when}: {load:.2f} on {os.cpu_count()} cores")
+    least, median = machine_speed()
+    print(
+        f"machine: a fixed pure-Python workload in {1000 * least:.1f} ms at best, "
+        f"{1000 * median:.1f} ms at the median of 9 (lower: faster)"
+    )
 
 
 def ms(seconds: float) -> str:
@@ -166,8 +201,7 @@ def main() -> None:
     deals = args.deals or (500 if args.quick else 10_000)
     decks = args.optimal if args.optimal is not None else (40 if args.quick else 150)
     positions = args.hints if args.hints is not None else (200 if args.quick else 1000)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average at the start: {load:.2f} on {os.cpu_count()} cores")
+    conditions("start")
     print(
         f"{'rules / deals':<38} {'decided':>8} {'winnable (95 % CI)':>22}{'median':>8}{'p90':>8}"
         f"{'p99':>8}{'max':>8} {'nodes/s':>9} {'peakMiB':>7}   (CPU ms)"
@@ -189,8 +223,8 @@ def main() -> None:
         optimal(decks, 300.0)
     if positions > 0:
         hints(positions)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"\nload average at the end: {load:.2f}")
+    print()
+    conditions("end")
 
 
 if __name__ == "__main__":

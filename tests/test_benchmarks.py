@@ -45,6 +45,8 @@ def test_the_solver_benchmark_prints_every_figure_and_saves_true_verdicts(tmp_pa
         assert re.search(r"100\.00 %\s+[\d.]+ % \([\d.]+-[\d.]+\)(\s+[\d.]+){6}$", line), line
     assert re.search(r"shortest wins found with the reference's length: (\d+) of \1\b", out)
     assert re.search(r"fair hint on 3 positions met in random play: median [\d.]+ ms", out)
+    machine = re.findall(r"^machine: .* ([\d.]+) ms at best, ([\d.]+) ms at the median", out, re.M)
+    assert len(machine) == 2 and all(0 < float(a) <= float(b) for a, b in machine), out
     rows = [json.loads(line) for line in saved.read_text().splitlines()]
     mine = [row for row in rows if not row["set"].startswith("ref ")]
     assert len(mine) == 12 and len(rows) == 16  # and 2 decks of each reference file

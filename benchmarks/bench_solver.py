@@ -59,9 +59,10 @@ def machine_speed() -> tuple[float, float]:
     median of nine runs.
 
     The same code on this machine has taken half as long again from one day to the next
-    (strict's median over deals 1-2000: 1.9 ms, then 2.8 and 3.0 ms), and this workload's time
-    wanders by a third within a minute. Printed at the start and at the end of a run, it says
-    how much of a difference between two runs may be the machine's.
+    (strict's median over deals 1-2000: 1.9 ms, then 2.5 to 3.0 ms), and this workload's own
+    least time went from 56 to 31 ms within two minutes: the machine switches between a fast
+    and a slow state. Printed at the start and at the end of a run, it says which one the run
+    met, and so how much of a difference between two runs may be the machine's.
     """
     times = []
     for _ in range(9):

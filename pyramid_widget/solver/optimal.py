@@ -345,19 +345,13 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
 def _settled(solver: Solver, moves: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """``moves`` into the last pass, their positions as kept: rule 6's buried waste cards
     dropped, and those left lost by it dropped."""
-    kept = []
+    settled = []
     for cost, state, move in moves:
         S = state >> 28 & 0xFFFFFF
-        k = state >> 52 & 31
-        if S & ((1 << k) - 1):
-            P = state & FULL
-            cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
-            if cut:
-                if solver.deck_win or solver.dead(P, S & ~cut):
-                    continue
-                state &= ~(cut << 28)
-        kept.append((cost, state, move))
-    return kept
+        kept = solver.kept(state & FULL, S, state >> 52 & 31)
+        if kept >= 0:
+            settled.append((cost, state ^ (S ^ kept) << 28, move))
+    return settled
 
 
 def shortest(
@@ -370,11 +364,10 @@ def shortest(
     P, S, k, p = start
     if solver.problem.passes is None:
         p = 0
+    if p == solver.problem.passes:
+        S = solver.kept(P, S, k)
+        assert S >= 0, "shortest() needs a winnable position"
     first = P | S << 28 | k << 52 | _FRESH | p << 58
-    if p == solver.problem.passes and S & ((1 << k) - 1):
-        cut = solver._buried(S & ((1 << k) - 1), S >> k << k, solver._info(P)[9])
-        assert not cut or not solver.deck_win, "shortest() needs a winnable position"
-        first &= ~(cut << 28)
     # Per position reached: its cost so far, the move into it and the position before, in one
     # int (`_entries_from`): a long search keeps many.
     g_bits = (bound + 1).bit_length()  # every cost kept is at most the bound

@@ -928,16 +928,16 @@ class Solver:
                 return True
         return False
 
-    def settle(self, P: int, S: int, k: int, p: int, fresh: bool) -> tuple | None:
-        """A position as the search keeps it: in the last pass the buried waste cards are
-        dropped (rule 6); None when that proves it lost."""
-        if p == self.problem.passes and S & ((1 << k) - 1):
+    def kept(self, P: int, S: int, k: int) -> int:
+        """The cards of a last-pass position as the search keeps them (rule 6): ``S`` without
+        the waste cards buried for good, or -1 when that proves the position lost."""
+        if S & ((1 << k) - 1):
             cut = self._buried(S & ((1 << k) - 1), S >> k << k, self._info(P)[9])
             if cut:
                 if self.deck_win or self.dead(P, S & ~cut):
-                    return None
+                    return -1
                 S &= ~cut
-        return (P, S, k, p, fresh)
+        return S
 
     def _buried(self, waste: int, stock: int, tight: tuple, added: int = -1) -> int:
         """In the last pass, the waste cards (mask ``waste``) that can never be used again.

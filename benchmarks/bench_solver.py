@@ -35,6 +35,7 @@ from pyramid_widget.solver import wilson
 DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"  # copy of shared/decks
 RULE_SETTINGS = [*PRESETS, "classic,passes=1", "classic,passes=unlimited"]
 MEMORY_DEALS = 3  # the slowest deals of each run whose peak memory is measured
+MACHINE_RUNS = 9  # runs of `machine_speed`'s workload
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -56,7 +57,7 @@ def peak_memory(game: Game, **kwargs) -> float:
 def machine_speed() -> tuple[float, float]:
     """CPU seconds of a fixed pure-Python workload (integer and bit arithmetic, dict lookups,
     small tuples: the search's kind of work, none of the package's code): the least and the
-    median of nine runs.
+    median of MACHINE_RUNS runs.
 
     The same code on this machine has taken half as long again from one day to the next
     (strict's median over deals 1-2000: 1.9 ms, then 2.5 to 3.0 ms), and this workload's own
@@ -65,7 +66,7 @@ def machine_speed() -> tuple[float, float]:
     met, and so how much of a difference between two runs may be the machine's.
     """
     times = []
-    for _ in range(9):
+    for _ in range(MACHINE_RUNS):
         started = time.process_time()
         memo: dict[int, tuple[int, int]] = {}
         x = 1
@@ -84,7 +85,7 @@ def conditions(when: str) -> None:
     least, median = machine_speed()
     print(
         f"machine: a fixed pure-Python workload in {1000 * least:.1f} ms at best, "
-        f"{1000 * median:.1f} ms at the median of 9 (lower: faster)"
+        f"{1000 * median:.1f} ms at the median of {MACHINE_RUNS} (lower: faster)"
     )
 
 

@@ -20,12 +20,19 @@ cards that can never help, and so do the positions the exact search proved lost 
 rule 5: a position at or after a memoised pass and boundary of the same cards).
 
 Positions are ints (``P | S << 28 | k << 52 | fresh << 57 | pass << 58``) and moves small
-codes, turned into notations only for the line found.
+codes, turned into notations only for the line found. What is kept per position is its least
+cost, its move in and one bit of the position before, not the position before itself: the line
+is walked back from the win by undoing moves (`_line`). A long search moves its positions from
+a dict into compact tables (`_Reached`), and the estimate's cache is emptied when full, so one
+search keeps to tens of MiB (deck 112 of the open-stock references: 1.8 million positions, 46
+MiB at the peak, where a dict of every position with its parent took 287).
 """
 
 from __future__ import annotations
 
 import time
+from array import array
+from collections.abc import Callable
 
 from .search import (
     EMPTY_STOCK,
@@ -40,9 +47,12 @@ from .search import (
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits
 _FRESH = 1 << 57
-_RECYCLE = -(1 << 20)  # the move code of a recycle; -n is n draws; a | b << 6 a removal
+# Move codes: a | b << 6 a removal of cards a and b (pyramid 0-27, waste and stock 28 + their
+# place), _DRAWS | n for n draws, _RECYCLE a recycle; all below 2**_CODE_BITS.
 _ALONE = 63  # the second card of a removal that takes one card (a King)
-_MOVE_BIAS = 1 << 20  # move codes + this are >= 0 (the least is _RECYCLE) and below 2**22
+_CODE_BITS = 13
+_DRAWS = 1 << 12
+_RECYCLE = _DRAWS | 63
 _STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
 # The half move more for each pyramid card paired with a non-pyramid card past the L that the
 # removals bound assumes (`_Estimator.estimate`): with e of the cards in the way paired and the
@@ -54,6 +64,11 @@ _PAST_L = tuple(max(0, (m - _PAST_OFFSET + 2) // 2) for m in range(2 * _PAST_OFF
 # Per kind of needs: the stock masks of the values needed once, those needed more often with
 # how often, their total L, and the mask of non-pyramid cards with a partner in the pyramid.
 _Kind = tuple[tuple[int, ...], tuple[tuple[int, int], ...], int, int]
+
+
+# The estimate's cache of waste-and-stock states is emptied when it holds this many (then
+# worked out again, the same): deck 112 fills 1.1 million, 77 MiB; a median deck, a fifth of that.
+_EXTRA_MOST = 1 << 17
 
 
 class _Estimator:
@@ -119,6 +134,8 @@ class _Estimator:
         key = state >> 28 & _STOCK_AND_BOUNDARY | recycle << 29 | kind << 30
         extra = self._extra.get(key)
         if extra is None:
+            if len(self._extra) >= _EXTRA_MOST:
+                self._extra.clear()
             extra = self._extra[key] = _reach(
                 self._kind_list[kind],
                 state >> 28 & 0xFFFFFF,
@@ -330,7 +347,7 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
             else:
                 draws = (S >> k).bit_count()
                 k2 = EMPTY_STOCK
-        out.append((draws, P | S << 28 | k2 << 52 | p << 58, -draws))
+        out.append((draws, P | S << 28 | k2 << 52 | p << 58, _DRAWS | draws))
     elif (
         S
         and (problem.passes is None or p < problem.passes)
@@ -350,6 +367,7 @@ def _settled(solver: Solver, moves: list[tuple[int, int, int]]) -> list[tuple[in
         S = state >> 28 & 0xFFFFFF
         kept = solver.kept(state & FULL, S, state >> 52 & 31)
         if kept >= 0:
+            move |= (S ^ kept) << _CODE_BITS  # (the cards buried on the way, for `_line`)
             settled.append((cost, state ^ (S ^ kept) << 28, move))
     return settled
 
@@ -368,11 +386,15 @@ def shortest(
         S = solver.kept(P, S, k)
         assert S >= 0, "shortest() needs a winnable position"
     first = P | S << 28 | k << 52 | _FRESH | p << 58
-    # Per position reached: its cost so far, the move into it and the position before, in one
-    # int (`_entries_from`): a long search keeps many.
     g_bits = (bound + 1).bit_length()  # every cost kept is at most the bound
     g_mask = (1 << g_bits) - 1
-    nodes: dict[int, int] = {first: _entries_from(first, g_bits)}
+    # Per position reached: its least cost found so far, the move into it and the fresh bit
+    # of the position before, in one int (see `_line`); in a dict while there are few, then
+    # in compact tables (`_Reached`).
+    reached: dict[int, int] | _Reached = {first: 0}
+    lookup, keep = reached.get, reached.__setitem__
+    few = True
+    buried: dict[int, int] = {}  # the waste cards `_settled` buried on the way in, if any
     estimate = _Estimator(solver).estimate
     lost = solver._memo  # positions the exact search proved lost (rule 5)
     deck_win = solver.deck_win
@@ -381,7 +403,7 @@ def shortest(
     # any order among equal f keeps the first win taken off a shortest one, and the deepest
     # first walks to a win in the last layer almost straight, where the last-in-first-out order
     # expanded thousands of positions of that layer first (a quarter of all, on some decks).
-    queue: list[list[list[int]]] = [[[] for _ in range(bound + 1)] for _ in range(bound + 1)]
+    queue = [[array("Q") for _ in range(bound + 1)] for _ in range(bound + 1)]
     f = estimate(first)
     queue[min(f, bound)][0].append(first)
     expanded = 0
@@ -394,7 +416,7 @@ def shortest(
                 g -= 1
                 continue
             state = bucket.pop()
-            if nodes[state] & g_mask < g:
+            if lookup(state) & g_mask < g:
                 continue  # reached again for less since it was queued
             expanded += 1
             if (
@@ -403,13 +425,16 @@ def shortest(
                 and time.perf_counter() > deadline
             ):
                 raise SearchTimeout
+            if few and len(reached) > _FEW:
+                reached = _Reached.of(reached, solver.problem.passes, g_bits)
+                lookup, keep, few = reached.get, reached.put, False
             if state & FULL == FULL and (not state >> 28 & 0xFFFFFF or not deck_win):
-                return _line(solver, nodes, first, state, g_bits)
+                return _line(solver, lookup, buried, g_bits, first, state, g)
             deepest = g
-            entries = _entries_from(state, g_bits)
+            fresh = (state >> 57 & 1) << (g_bits + _CODE_BITS)
             for cost, child, move in successors(solver, state):
                 g2 = g + cost
-                known = nodes.get(child)
+                known = lookup(child)
                 if known is not None and g2 >= known & g_mask:
                     continue
                 f2 = g2 + estimate(child)
@@ -420,7 +445,12 @@ def shortest(
                 done = lost.get(child & ((1 << 52) - 1))
                 if done is not None and done <= (child >> 58) << 5 | (child >> 52 & 31):
                     continue  # proved lost by the exact search
-                nodes[child] = entries + (move << g_bits) + g2
+                if move >> _CODE_BITS:
+                    buried[child] = move >> _CODE_BITS
+                    move &= (1 << _CODE_BITS) - 1
+                elif buried:
+                    buried.pop(child, None)
+                keep(child, fresh | move << g_bits | g2)
                 queue[f2][g2].append(child)
                 if f2 == f and g2 > deepest:
                     deepest = g2
@@ -428,28 +458,163 @@ def shortest(
     raise AssertionError("no win within the bound the exact search found")
 
 
-def _entries_from(parent: int, g_bits: int) -> int:
-    """The entry in `shortest` of a position reached from ``parent`` is this plus ``move <<
-    g_bits`` plus its cost g: from the high bits down, the position before, the move code into
-    it (22 bits, biased to be >= 0) and g (the low ``g_bits``)."""
-    return (parent << 22 | _MOVE_BIAS) << g_bits
+_HASH = 0x9E3779B97F4A7C15  # Fibonacci hashing: bits 32 up of the product mix all of a key
 
 
-def _line(solver: Solver, nodes: dict[int, int], first: int, state: int, g_bits: int) -> list[str]:
-    names = solver.problem.pyramid + solver.problem.stock
-    moves: list[str] = []
-    while state != first:
-        node = nodes[state] >> g_bits
-        parent = node >> 22
-        move = (node & ((1 << 22) - 1)) - _MOVE_BIAS
-        if move == _RECYCLE:
-            moves.append("recycle")
-        elif move < 0:
-            moves.extend(["draw"] * -move)
-        elif move >> 6 == _ALONE:
-            moves.append(names[move & 63])
+_FEW = 1 << 18  # positions `shortest` keeps in a dict before it moves them into `_Reached`
+
+
+class _Reached:
+    """The positions a long `shortest` reached, each with its int (cost, move code, fresh bit
+    of the position before), in flat arrays per pyramid state.
+
+    Deck 112 of the open-stock references reaches 1.8 million positions, where a dict of ints
+    spends over a hundred bytes on each; a slot here takes 8 bytes (the position's bits above
+    the pyramid state, and its int), and a table is at most three quarters full. Each pyramid
+    state has its own table, so one that doubles copies only its own slots. Slower than a dict
+    (every probe is Python), so `shortest` starts with a dict and moves here past _FEW.
+    """
+
+    def __init__(self, passes: int | None, g_bits: int) -> None:
+        self.tables: dict[int, list] = {}
+        self._keys = "I" if ((passes or 0) + 1) << 30 <= 1 << 32 else "Q"
+        self._values = "I" if g_bits + _CODE_BITS + 1 <= 32 else "Q"
+
+    @classmethod
+    def of(cls, reached: dict[int, int], passes: int | None, g_bits: int) -> _Reached:
+        """The positions of ``reached`` (which is emptied on the way)."""
+        table = cls(passes, g_bits)
+        while reached:
+            table.put(*reached.popitem())
+        return table
+
+    def _find(self, state: int) -> tuple[list, int]:
+        """The table of ``state``'s pyramid state and the slot that holds ``state`` or, if
+        it was never reached, the empty slot where it goes."""
+        P = state & FULL
+        entry = self.tables.get(P)
+        if entry is None:
+            entry = self.tables[P] = [array(self._keys, [0]) * 8, array(self._values, [0]) * 8, 0]
+        keys = entry[0]
+        mask = len(keys) - 1
+        rest = state >> 28
+        i = rest * _HASH >> 32 & mask
+        while True:
+            key = keys[i]
+            if key == rest or not key:
+                return entry, i
+            i = i + 1 & mask
+
+    def get(self, state: int) -> int | None:
+        """The int kept for ``state``; None when it was never reached."""
+        entry, i = self._find(state)
+        return entry[1][i] if entry[0][i] else None
+
+    def put(self, state: int, value: int) -> None:
+        entry, i = self._find(state)
+        if not entry[0][i]:
+            entry[0][i] = state >> 28
+            entry[2] += 1
+            if entry[2] * 4 > 3 * len(entry[0]):
+                self._grow(entry)
+                entry, i = self._find(state)
+        entry[1][i] = value
+
+    def _grow(self, entry: list) -> None:
+        keys, values = entry[0], entry[1]
+        size = 2 * len(keys)
+        mask = size - 1
+        new_keys = array(keys.typecode, [0]) * size
+        new_values = array(values.typecode, [0]) * size
+        for key, value in zip(keys, values, strict=True):
+            if key:
+                i = key * _HASH >> 32 & mask
+                while new_keys[i]:
+                    i = i + 1 & mask
+                new_keys[i] = key
+                new_values[i] = value
+        entry[0], entry[1] = new_keys, new_values
+
+
+def _parents(solver: Solver, state: int, code: int, fresh: int, buried: int) -> list[int]:
+    """The positions a move with kept ``code`` may have come from into ``state`` (with the
+    fresh bit ``fresh`` and the waste cards ``buried`` by rule 6 on the way).
+
+    One card taken from the waste or from the stock leaves the same position after it either
+    way (the stock's boundary moves past it, or the waste's top was just under the boundary),
+    so both are returned where both are legal; `_line` takes the one reached for the cost it
+    needs."""
+    P = state & FULL
+    S = state >> 28 & 0xFFFFFF | buried
+    k = state >> 52 & 31
+    p = state >> 58
+    rest = fresh << 57
+    if code >= _DRAWS:
+        passes = solver.problem.passes
+        if code == _RECYCLE:
+            q = p if passes is None else p - 1
+            return [P | S << 28 | EMPTY_STOCK << 52 | rest | q << 58]
+        below = S & ((1 << k) - 1)
+        for _ in range(code - _DRAWS - 1):
+            below ^= 1 << (below.bit_length() - 1)
+        return [P | S << 28 | (below.bit_length() - 1) << 52 | rest | p << 58]
+    a, b = code & 63, code >> 6
+    cards = [c for c in (a, b) if c != _ALONE]
+    for c in cards:
+        if c < 28:
+            P ^= 1 << c
         else:
-            moves.append(pair_notation(names[move & 63], names[move >> 6]))
-        state = parent
+            S |= 1 << (c - 28)
+    stock = [c - 28 for c in cards if c >= 28]
+    before = P | S << 28 | rest | p << 58
+    if len(stock) == 2:  # the waste's top and the stock's
+        return [before | max(stock) << 52]
+    out = [before | k << 52]  # (the waste's top, or a pyramid pair or King)
+    problem = solver.problem
+    if stock and problem.stock_in_play and (b != _ALONE or problem.king_from_stock):
+        out.append(before | stock[0] << 52)  # the stock's top
+    return out
+
+
+def _line(
+    solver: Solver,
+    lookup: Callable[[int], int | None],
+    buried: dict[int, int],
+    g_bits: int,
+    first: int,
+    state: int,
+    g: int,
+) -> list[str]:
+    """The line into ``state`` (reached for cost g), walked back from it: the position before
+    each is the one of `_parents` that was reached for exactly the cost of the line less the
+    move's. (If a position was reached for its least cost, so was the one before it on the line
+    that reached it, so the walk never has to turn back.)"""
+    names = solver.problem.pyramid + solver.problem.stock
+    g_mask = (1 << g_bits) - 1
+    moves: list[int] = []
+    while state != first:
+        value = lookup(state)
+        code = value >> g_bits & ((1 << _CODE_BITS) - 1)
+        cost = code - _DRAWS if _DRAWS < code < _RECYCLE else 1
+        fresh = value >> (g_bits + _CODE_BITS) & 1
+        for parent in _parents(solver, state, code, fresh, buried.get(state, 0)):
+            known = lookup(parent)
+            if known is not None and known & g_mask == g - cost:
+                break
+        else:
+            raise AssertionError("a line's position before was not reached for its cost")
+        moves.append(code)
+        state, g = parent, g - cost
     moves.reverse()
-    return moves
+    return [word for move in moves for word in _notation(names, move)]
+
+
+def _notation(names: tuple[str, ...], move: int) -> list[str]:
+    """A move code's notations (n draws are n of them)."""
+    if move == _RECYCLE:
+        return ["recycle"]
+    if move > _DRAWS:
+        return ["draw"] * (move - _DRAWS)
+    if move >> 6 == _ALONE:
+        return [names[move & 63]]
+    return [pair_notation(names[move & 63], names[move >> 6])]

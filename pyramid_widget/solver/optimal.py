@@ -51,6 +51,7 @@ _FRESH = 1 << 57
 # place), _DRAWS | n for n draws, _RECYCLE a recycle; all below 2**_CODE_BITS.
 _ALONE = 63  # the second card of a removal that takes one card (a King)
 _CODE_BITS = 13
+_CODE_MASK = (1 << _CODE_BITS) - 1
 _DRAWS = 1 << 12
 _RECYCLE = _DRAWS | 63
 _STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
@@ -447,7 +448,7 @@ def shortest(
                     continue  # proved lost by the exact search
                 if move >> _CODE_BITS:
                     buried[child] = move >> _CODE_BITS
-                    move &= (1 << _CODE_BITS) - 1
+                    move &= _CODE_MASK
                 elif buried:
                     buried.pop(child, None)
                 keep(child, fresh | move << g_bits | g2)
@@ -488,49 +489,49 @@ class _Reached:
             table.put(*reached.popitem())
         return table
 
-    def _find(self, state: int) -> tuple[list, int]:
-        """The table of ``state``'s pyramid state and the slot that holds ``state`` or, if
-        it was never reached, the empty slot where it goes."""
-        P = state & FULL
-        entry = self.tables.get(P)
-        if entry is None:
-            entry = self.tables[P] = [array(self._keys, [0]) * 8, array(self._values, [0]) * 8, 0]
-        keys = entry[0]
+    @staticmethod
+    def _slot(keys: array, rest: int) -> int:
+        """The slot of ``keys`` that holds ``rest`` or, if it is not there, the empty slot
+        where it goes."""
         mask = len(keys) - 1
-        rest = state >> 28
         i = rest * _HASH >> 32 & mask
         while True:
             key = keys[i]
             if key == rest or not key:
-                return entry, i
+                return i
             i = i + 1 & mask
 
     def get(self, state: int) -> int | None:
         """The int kept for ``state``; None when it was never reached."""
-        entry, i = self._find(state)
+        entry = self.tables.get(state & FULL)
+        if entry is None:
+            return None
+        i = self._slot(entry[0], state >> 28)
         return entry[1][i] if entry[0][i] else None
 
     def put(self, state: int, value: int) -> None:
-        entry, i = self._find(state)
+        entry = self.tables.get(state & FULL)
+        if entry is None:
+            entry = [array(self._keys, [0]) * 8, array(self._values, [0]) * 8, 0]
+            self.tables[state & FULL] = entry
+        rest = state >> 28
+        i = self._slot(entry[0], rest)
         if not entry[0][i]:
-            entry[0][i] = state >> 28
+            entry[0][i] = rest
             entry[2] += 1
             if entry[2] * 4 > 3 * len(entry[0]):
                 self._grow(entry)
-                entry, i = self._find(state)
+                i = self._slot(entry[0], rest)
         entry[1][i] = value
 
     def _grow(self, entry: list) -> None:
         keys, values = entry[0], entry[1]
         size = 2 * len(keys)
-        mask = size - 1
         new_keys = array(keys.typecode, [0]) * size
         new_values = array(values.typecode, [0]) * size
         for key, value in zip(keys, values, strict=True):
             if key:
-                i = key * _HASH >> 32 & mask
-                while new_keys[i]:
-                    i = i + 1 & mask
+                i = self._slot(new_keys, key)
                 new_keys[i] = key
                 new_values[i] = value
         entry[0], entry[1] = new_keys, new_values
@@ -550,9 +551,8 @@ def _parents(solver: Solver, state: int, code: int, fresh: int, buried: int) -> 
     p = state >> 58
     rest = fresh << 57
     if code >= _DRAWS:
-        passes = solver.problem.passes
         if code == _RECYCLE:
-            q = p if passes is None else p - 1
+            q = p if solver.problem.passes is None else p - 1
             return [P | S << 28 | EMPTY_STOCK << 52 | rest | q << 58]
         below = S & ((1 << k) - 1)
         for _ in range(code - _DRAWS - 1):
@@ -594,7 +594,7 @@ def _line(
     moves: list[int] = []
     while state != first:
         value = lookup(state)
-        code = value >> g_bits & ((1 << _CODE_BITS) - 1)
+        code = value >> g_bits & _CODE_MASK
         cost = code - _DRAWS if _DRAWS < code < _RECYCLE else 1
         fresh = value >> (g_bits + _CODE_BITS) & 1
         for parent in _parents(solver, state, code, fresh, buried.get(state, 0)):

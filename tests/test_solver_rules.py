@@ -7,6 +7,7 @@ game's (rule 9) against those games searched without them.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -384,3 +385,162 @@ def test_the_apex_rule_cuts_a_last_pass_whose_apex_partner_comes_too_early():
     assert not Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
     assert solve(game).status == "unwinnable"
     assert brute_force(game, 6_000) is False
+
+
+def test_the_apex_rule_cuts_a_last_pass_that_must_draw_a_card_it_cannot_use():
+    """The apex 3c takes the Ts, the first card; everything drawn after the Ts must leave
+    before the apex. The Queen on the apex takes the Ah, but the Jack that the 2s needs comes
+    after the Ac, which has no Queen left to leave with: drawn, it stays on the Ts for good.
+    Each card after the Ts has a partner in the pyramid, so the phases that may leave a card
+    unused let this through; the ones that use up the cards drawn do not. With the Jack
+    before the Ac the deal is won, and the rule lets it through."""
+    verdicts = []
+    for stock in (["Ts", "Ah", "Ac", "Jd", "Qh"], ["Ts", "Ah", "Jd", "Ac", "Qh"]):
+        game = Game.from_position(
+            {0: "3c", 1: "Qd", 2: "2s"}, stock=stock, rules="classic,passes=1"
+        )
+        problem = problem_from_game(game)
+        P, S, k, _ = problem.start
+        verdicts.append(
+            (
+                Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k),
+                solve(game).status,
+                brute_force(game, 6_000),
+            )
+        )
+    assert verdicts == [(False, "unwinnable", False), (True, "winnable", True)]
+
+
+def drained_without_shortcuts(
+    values: list[int], P: int, first: int, then: list[int], deck: bool
+) -> bool:
+    """`PyramidFacts.drained` searched move by move: the first phase, which may end at any
+    moment, then for some n the relaxed game that must use every one of the first n cards of
+    ``then`` (Kings left out, as the solver leaves them out)."""
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=False)
+    every = PyramidFacts(values, deck_win=True, stock_in_play=False)  # (every card used)
+    prefixes = [sum(1 << 3 * v for v in then[:n]) for n in range(len(then) + 1)]
+    memo: dict = {}
+    relaxed: dict = {}
+    return any(
+        two_phase_and_used_up(facts, every, P, first, bag, memo, relaxed) for bag in prefixes
+    )
+
+
+def two_phase_and_used_up(
+    facts: PyramidFacts, every: PyramidFacts, P: int, first: int, then: int, memo, relaxed
+) -> bool:
+    key = (P, first, then)
+    if key not in memo:
+        result = relaxed_without_shortcuts(every, P, then, relaxed)
+        if not result and P != FULL:
+            king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+            nexts = [(P | king_bit, first)] if king_bit else [(P | b, first) for b, _, _ in pairs]
+            if not king_bit:
+                for v in range(1, 13):
+                    if by_value[v] and first >> 3 * (13 - v) & 7:
+                        less = first - (1 << 3 * (13 - v))
+                        nexts += [(P | 1 << i, less) for i in by_value[v]]
+            result = any(
+                two_phase_and_used_up(facts, every, after, left, then, memo, relaxed)
+                for after, left in nexts
+            )
+        memo[key] = result
+    return memo[key]
+
+
+def phase_cards(values: list[int], P: int, stock: list[int], seed: int) -> tuple[int, list[int]]:
+    """Bags for `drained` that make its question a close one: the cards of ``stock`` that
+    some pyramid card left (P) could take, shuffled, some for the first phase and most of
+    the rest for the second, so that the pyramid's needs are about met and drawing one card
+    more may or may not pay."""
+    rng = random.Random(seed)
+    wanted = {13 - values[i] for i in range(28) if not P >> i & 1}
+    useful = [v for v in stock if v in wanted]
+    rng.shuffle(useful)
+    cut = rng.randint(0, len(useful))
+    then = useful[cut:][: rng.randint(0, len(useful) - cut)]
+    return sum(1 << 3 * v for v in useful[:cut]), then
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    deal=st.integers(1, 10**6),
+    removed=st.integers(10, 22),
+    deck=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_the_used_up_second_phase_agrees_with_its_move_by_move_game(deal, removed, deck, seed):
+    """`PyramidFacts.drained` (rule 9 with the stock face down) forces removals, stops the
+    second phase's cards where one can no longer leave and tries the longest first; its
+    verdict is the move-by-move one's, and under the pyramid win never True where
+    `two_phase`, which may leave the second phase's cards unused, says False."""
+    values, P, stock = random_state(deal, removed, seed, 1)  # the apex gone, as in rule 9
+    first, then = phase_cards(values, P, stock, seed)
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=False)
+    verdict = facts.drained(P, first, sum(v << 4 * n for n, v in enumerate(then)))
+    assert verdict == drained_without_shortcuts(values, P, first, then, deck)
+    if not deck:  # (with the whole deck to clear, `two_phase`'s bounds use up both bags)
+        assert verdict <= facts.two_phase(P, first, sum(1 << 3 * v for v in then))
+
+
+@pytest.mark.parametrize(
+    "deal, P, first, then, deck",
+    [
+        # Found (`phase_cards` on random deals) where `drained` tried only the longest run of
+        # second-phase cards (the first four), or forced a first-phase card on a card with no
+        # pyramid partner left whenever the first bag held one (as `two_phase` may when that
+        # bag serves every card of the value).
+        (959819, 268435361, 16809984, [9, 5], False),
+        (770786, 268384385, 68853699712, [12, 4, 7, 10, 6, 10], True),
+        (973511, 268432385, 206158696512, [4, 10, 6, 11], True),
+        (541811, 266223617, 78400487432, [1, 12, 11, 5, 6, 5], False),
+        (155369, 267885769, 139722797248, [5], True),
+        (430986, 268418113, 20975760, [4, 8, 12, 2, 4], True),
+        (259359, 268435329, 4202560, [2, 3, 4, 3], False),
+        (49055, 268435393, 77309411840, [12, 4, 3, 4, 3], False),
+    ],
+)
+def test_the_used_up_second_phase_where_a_shortcut_went_wrong(deal, P, first, then, deck):
+    """States where a looser `drained` disagreed with the move-by-move game."""
+    values = [card.rank for card in Game.deal(deal).cards[:28]]
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=False)
+    seq = sum(v << 4 * n for n, v in enumerate(then))
+    assert facts.drained(P, first, seq) == drained_without_shortcuts(values, P, first, then, deck)
+
+
+@pytest.mark.parametrize("rules", ["one-recycle", "classic"])
+def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(rules, monkeypatch):
+    """The positions at which real searches recycle into the last pass (the waste empty):
+    none that rule 8 finds winnable is cut, and using up the cards drawn after the apex's
+    partner cuts some that the looser phases let through."""
+    seen: dict[tuple[int, int], Solver] = {}
+    check = Solver.apex_reachable
+    quota = [0]
+
+    def record(solver: Solver, P: int, W: int, T: int) -> bool:
+        if not W and quota[0] and (P, T) not in seen:
+            seen[P, T] = solver
+            quota[0] -= 1
+        return check(solver, P, W, T)
+
+    monkeypatch.setattr(Solver, "apex_reachable", record)
+    for deal in range(1, 80):
+        quota[0] = 12  # the first recycles of each deal, its winning line's among them
+        solve(Game.deal(deal, rules))
+    monkeypatch.setattr(Solver, "apex_reachable", check)
+    more = wins = 0
+    for (P, T), solver in seen.items():
+        problem = solver.problem
+        k = search.first_stock(T, 0)
+        fresh = Solver(dataclasses.replace(problem, start=(P, T, k, problem.passes)))
+        winnable = _LastPass(fresh).winnable(P, 0, T)
+        cut = not fresh.apex_reachable(P, 0, T)
+        with monkeypatch.context() as loose:
+            loose.setattr(PyramidFacts, "drained", lambda *_: True)
+            loose_cut = not Solver(fresh.problem).apex_reachable(P, 0, T)
+        assert not (winnable and cut), (P, T)
+        assert cut or not loose_cut, (P, T)
+        wins += winnable
+        more += cut and not loose_cut
+    assert more >= 5 and wins >= 5, (more, wins)

@@ -70,10 +70,12 @@ winnable. The rules (each argued at its definition):
    the apex leaves last, with a waste card (or the stock top) as partner; what that partner
    covers on the waste is out of play for good, and the cards drawn after it must all have
    left before, so the rest of the pyramid must be cleared first with what comes before the
-   partner, then with what comes after it (`PyramidFacts.two_phase`). If the relaxed game
-   cannot do that for any partner, the position is lost (one relaxed game with all of waste
-   and stock but one partner settles most of them first). The same holds for the last of the
-   two cards on the apex, when those two cannot pair with each other.
+   partner, then with what comes after it (`PyramidFacts.two_phase`); with the stock face
+   down, with every card drawn after it, which are the first cards after it in the stock
+   (`PyramidFacts.drained`). If the relaxed game cannot do that for any partner, the position
+   is lost (one relaxed game with all of waste and stock but one partner settles most of them
+   first). The same holds for the last of the two cards on the apex, when those two cannot
+   pair with each other.
 
 Rules 1, 7, 8 and 9 only cut positions that are lost; rules 2 to 6 keep, for every winnable
 position cut, a winnable one of V closer to a win, as argued at each.
@@ -88,7 +90,7 @@ from __future__ import annotations
 import functools
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
@@ -263,12 +265,17 @@ class PyramidFacts:
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}
+        self._drained: dict[int, bool] = {}
+        # `drained`'s second phase: the relaxed game with every card used (made when needed),
+        # and the pyramid cards left per partner value (index v: those of value 13 - v).
+        self._every_card: PyramidFacts | None = None
+        self._partners_left: dict[int, tuple[int, ...]] = {}
         # The new relaxed and two-phase positions are counted down in stretches, so that most
         # cost no call: `_tick` at the end of each (`positions`).
         self._mark = 512  # the count at the end of the current stretch
         self._due = 512  # positions left in it
         self._budget_end: int | None = None  # the up-front check's last position
-        self.on_tick = None  # called every 512 positions (the solver's budget check)
+        self._on_tick: Callable[[], None] | None = None
 
     def facts(self, P: int) -> tuple:
         """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
@@ -365,6 +372,18 @@ class PyramidFacts:
             bounds = ((s, a - m, 4),) * (a > m) + ((r, b - m, 4),) * (b > m)
         return bounds, a + b - m, ((r, a, b),) if cards else ()
 
+    @property
+    def on_tick(self) -> Callable[[], None] | None:
+        """Called every 512 positions (the solver's budget check while it searches), here and
+        in `drained`'s second phase."""
+        return self._on_tick
+
+    @on_tick.setter
+    def on_tick(self, call: Callable[[], None] | None) -> None:
+        self._on_tick = call
+        if self._every_card is not None:
+            self._every_card.on_tick = call
+
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """`relaxed`, giving up (and answering True: nothing proven) after ``budget`` new
         relaxed positions."""
@@ -412,8 +431,8 @@ class PyramidFacts:
         the end of the up-front check's own budget (`relaxed_within`)."""
         n = self._mark
         self._stretch(n)
-        if not n & 511 and self.on_tick is not None:
-            self.on_tick()
+        if not n & 511 and self._on_tick is not None:
+            self._on_tick()
         if self._budget_end is not None and n > self._budget_end:
             raise _OutOfBudget
 
@@ -570,6 +589,104 @@ class PyramidFacts:
                                     break
                             if result:
                                 break
+        memo[key] = result
+        return result
+
+    def drained(self, P: int, first: int, then: int) -> bool:
+        """Rule 9's two phases with the stock face down, where the second must be used up:
+        could the pyramid P be cleared using first only cards of bag ``first`` (and pyramid
+        pairs), then, for some n, exactly the first n cards of ``then`` (their values in
+        drawing order, 4 bits each, the first lowest, Kings left out), every one of them
+        with a pyramid card? Memoised per (P, first, then).
+
+        Why every one of them (`Solver._leaves_last`): the cards drawn after the apex's
+        partner lie on it, so each has left before the apex leaves; with the stock face down a
+        waste card leaves only with a pyramid card (or alone, as a King), and the draws are in
+        order, so the cards used so are the first n drawn after the partner. Rule 9's
+        `two_phase` lets the second phase leave any of them unused, which a real line cannot.
+
+        The second phase is the relaxed game in which every bag card must leave with a
+        pyramid card (`relaxed` of a pyramid whose whole deck must be cleared with the stock
+        face down), tried with the longest first n first (the one that wins most often); n
+        stops short of a card whose value has no partner left for it, as no longer one can
+        use them all. The first phase's removals are forced as in `two_phase`, reading "the
+        second bag holds no partner" for every n at once (the longest holds none); its other
+        lemma (a card served from the second bag may as well take a first-phase card) would
+        leave a second-phase card unused, so it does not hold here.
+        """
+        memo = self._drained
+        key = P | first << 28 | then << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        room = self._partners_left.get(P)
+        if room is None:
+            left = FULL & ~P
+            room = tuple([(left & mask).bit_count() for mask in reversed(self.value_masks)])
+            self._partners_left[P] = room
+        used = 0  # the first n cards of ``then`` as a bag, for the longest n that can leave
+        bags = [0]
+        rest = then
+        while rest:
+            v = rest & 15
+            rest >>= 4
+            if used >> 3 * v & 7 >= room[v]:
+                break
+            used += 1 << 3 * v
+            bags.append(used)
+        every = self._every_card
+        if every is None:
+            every = self._every_card = PyramidFacts(self.pv, deck_win=True, stock_in_play=False)
+            every.on_tick = self._on_tick
+        spent = every.relaxed
+        result = False
+        for bag in reversed(bags):
+            if spent(P, bag):
+                result = True
+                break
+        if not result:
+            king_bit, _, pairs, by_value, _, _, specs, bound = self._facts.get(P) or self.facts(P)
+            both = first + used
+            for v, low, _ in specs:  # (the lows only: a shorter n may keep under a high)
+                if both >> 3 * v & 7 < low:
+                    break
+            else:
+                forced = None
+                if king_bit:
+                    forced = king_bit, 0
+                else:
+                    for i, unit, mate, _ in bound:
+                        if not mate:
+                            if not used & 7 * unit:
+                                forced = 1 << i, unit
+                                break
+                        elif not both & 7 * unit:
+                            forced = 1 << i | mate, 0
+                            break
+                wins = self.drained
+                if forced is not None:
+                    result = wins(P | forced[0], first - forced[1], then)
+                else:
+                    for bits, _, _ in pairs:
+                        if wins(P | bits, first, then):
+                            result = True
+                            break
+                    else:
+                        for v in range(1, 13):
+                            if by_value[v] and first >> 3 * (13 - v) & 7:
+                                less = first - (1 << 3 * (13 - v))
+                                for i in by_value[v]:
+                                    if wins(P | 1 << i, less, then):
+                                        result = True
+                                        break
+                                if result:
+                                    break
         memo[key] = result
         return result
 
@@ -859,8 +976,10 @@ class Solver:
         the case where the second phase uses none). With the stock face down, a card put on p
         can only leave with a pyramid card still there, so none of the cards drawn after p is
         one whose value has no partner among those: the stock counts up to its first such
-        card. The relaxed game (rule 7) must clear the rest of the pyramid so; no p passing
-        that test: lost. The same holds for the last of the two cards lying on the apex when
+        card; and as each card drawn after p has left with a pyramid card, the second phase
+        used up the first cards after p, however many were drawn (`PyramidFacts.drained`).
+        The relaxed game (rule 7) must clear the rest of the pyramid so; no p passing that
+        test: lost. The same holds for the last of the two cards lying on the apex when
         they cannot pair with each other: when it leaves, only it and the apex are left, and
         it cannot pair with the apex under it.
         """
@@ -921,12 +1040,33 @@ class Solver:
                     return True
         partners = T & need
         two_phase = self.pyramid.two_phase
+        face_down = not self.problem.stock_in_play
         while partners:
             p = partners & -partners
             partners ^= p
-            if two_phase(rest, bag(W | T & (p - 1)), bag(drawable(T & ~((p << 1) - 1)))):
+            first = bag(W | T & (p - 1))
+            after = drawable(T & ~((p << 1) - 1))
+            # With the stock face down, every card drawn after p leaves with a pyramid card:
+            # `drained`, asked only where the looser `two_phase` (most often decided by its
+            # memo) lets the partner through.
+            if two_phase(rest, first, bag(after)) and (
+                not face_down or self.pyramid.drained(rest, first, self._in_order(after))
+            ):
                 return True
         return False
+
+    def _in_order(self, cards: int) -> int:
+        """The values of the stock cards of mask ``cards`` in drawing order, 4 bits each, the
+        first lowest, Kings left out (`PyramidFacts.drained`)."""
+        sv = self.sv
+        seq = shift = 0
+        while cards:
+            v = sv[(cards & -cards).bit_length() - 1]
+            cards &= cards - 1
+            if v != 13:
+                seq |= v << shift
+                shift += 4
+        return seq
 
     def kept(self, P: int, S: int, k: int) -> int:
         """The cards of a last-pass position as the search keeps them (rule 6): ``S`` without

@@ -113,6 +113,12 @@ _COMPARABLE = tuple(
 never be in play at the same time as card i, so the two can never pair."""
 
 
+# A bag's balance per pair of ranks r and 13 - r (r = 1..6, 4 bits at 4r): 8 plus its cards
+# of value 13 - r less its cards of value r (`PyramidFacts.drained`). _LEVEL is the empty bag's;
+# _TILT[v] what a card of value v adds (nothing for a King).
+_LEVEL = sum(8 << 4 * r for r in range(1, 7))
+_TILT = (0, *[-(1 << 4 * v) if v <= 6 else 1 << 4 * (13 - v) for v in range(1, 13)], 0)
+
 _RELAXED_BUDGET = 20000  # relaxed positions the up-front check may visit before it gives up
 
 
@@ -592,6 +598,16 @@ class PyramidFacts:
         memo[key] = result
         return result
 
+    def spent_game(self) -> PyramidFacts:
+        """The relaxed game of this pyramid in which every bag card must leave with a pyramid
+        card (that of the whole deck to clear with the stock face down), made when first
+        needed; `drained`'s second phase."""
+        every = self._every_card
+        if every is None:
+            every = self._every_card = PyramidFacts(self.pv, deck_win=True, stock_in_play=False)
+            every.on_tick = self._on_tick
+        return every
+
     def drained(self, P: int, first: int, then: int) -> bool:
         """Rule 9's two phases with the stock face down, where the second must be used up:
         could the pyramid P be cleared using first only cards of bag ``first`` (and pyramid
@@ -606,13 +622,18 @@ class PyramidFacts:
         `two_phase` lets the second phase leave any of them unused, which a real line cannot.
 
         The second phase is the relaxed game in which every bag card must leave with a
-        pyramid card (`relaxed` of a pyramid whose whole deck must be cleared with the stock
-        face down), tried with the longest first n first (the one that wins most often); n
-        stops short of a card whose value has no partner left for it, as no longer one can
-        use them all. The first phase's removals are forced as in `two_phase`, reading "the
-        second bag holds no partner" for every n at once (the longest holds none); its other
-        lemma (a card served from the second bag may as well take a first-phase card) would
-        leave a second-phase card unused, so it does not hold here.
+        pyramid card (`spent_game`), tried with the longest first n first (the one that wins
+        most often); n stops short of a card whose value has no partner left for it, as no
+        longer one can use them all. It is asked only where the n cards balance the pyramid:
+        when it is cleared with them all, each pyramid card of rank r leaves with a pyramid
+        card of rank 13 - r or with one of the n cards, and each of those takes a pyramid
+        card, so for each pair of ranks the pyramid's r-cards less the bag's (13 - r)-cards
+        (the pairs inside the pyramid) equal its (13 - r)-cards less the bag's r-cards.
+
+        The first phase's removals are forced as in `two_phase`, reading "the second bag holds
+        no partner" for every n at once (the longest holds none); its other lemma (a card
+        served from the second bag may as well take a first-phase card) would leave a
+        second-phase card unused, so it does not hold here.
         """
         memo = self._drained
         key = P | first << 28 | then << 70
@@ -625,13 +646,16 @@ class PyramidFacts:
         if P == FULL:
             memo[key] = True
             return True
-        room = self._partners_left.get(P)
-        if room is None:
+        known_room = self._partners_left.get(P)
+        if known_room is None:
             left = FULL & ~P
             room = tuple([(left & mask).bit_count() for mask in reversed(self.value_masks)])
-            self._partners_left[P] = room
+            balance = sum((room[13 - r] - room[r] + 8) << 4 * r for r in range(1, 7))
+            known_room = self._partners_left[P] = room, balance
+        room, balance = known_room
         used = 0  # the first n cards of ``then`` as a bag, for the longest n that can leave
-        bags = [0]
+        level = _LEVEL  # their balance per pair of ranks, against the pyramid's ``balance``
+        bags = [0] if level == balance else []
         rest = then
         while rest:
             v = rest & 15
@@ -639,12 +663,10 @@ class PyramidFacts:
             if used >> 3 * v & 7 >= room[v]:
                 break
             used += 1 << 3 * v
-            bags.append(used)
-        every = self._every_card
-        if every is None:
-            every = self._every_card = PyramidFacts(self.pv, deck_win=True, stock_in_play=False)
-            every.on_tick = self._on_tick
-        spent = every.relaxed
+            level += _TILT[v]
+            if level == balance:
+                bags.append(used)
+        spent = self.spent_game().relaxed
         result = False
         for bag in reversed(bags):
             if spent(P, bag):
@@ -857,6 +879,7 @@ class Solver:
         self._apex_at_recycle = True  # rule 9 at each recycle into the last pass (see solve)
         self._pinfo: dict[int, tuple] = {}
         self._tight: dict[tuple[int, ...], tuple] = {}  # rule 6's values, per pyramid counts
+        self._orders: dict[int, int] = {}  # `_in_order`'s answers
         self.deadline: float | None = None
         self.node_limit: int | None = None
         self._where = {name: i for i, name in enumerate(problem.pyramid + problem.stock)}
@@ -1057,7 +1080,12 @@ class Solver:
 
     def _in_order(self, cards: int) -> int:
         """The values of the stock cards of mask ``cards`` in drawing order, 4 bits each, the
-        first lowest, Kings left out (`PyramidFacts.drained`)."""
+        first lowest, Kings left out (`PyramidFacts.drained`); cached, as the same stock comes
+        back at many recycles."""
+        known = self._orders.get(cards)
+        if known is not None:
+            return known
+        key = cards
         sv = self.sv
         seq = shift = 0
         while cards:
@@ -1066,6 +1094,7 @@ class Solver:
             if v != 13:
                 seq |= v << shift
                 shift += 4
+        self._orders[key] = seq
         return seq
 
     def kept(self, P: int, S: int, k: int) -> int:

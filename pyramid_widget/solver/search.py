@@ -533,17 +533,8 @@ class PyramidFacts:
         Memoised per (P, first, then).
 
         The bounds are checked with both bags together (a line of the real game uses at most
-        those). The removals forced in the first phase, besides an exposed King (as in
-        `relaxed`, with the phases to respect): an exposed card with no pyramid partner left,
-        with a first-phase card, when ``then`` holds no partner for it (every win takes a
-        first-phase card for it, so in the first phase, and taking it first only exposes
-        others earlier), or when ``first`` holds one for every pyramid card of its value left
-        (a win that serves it from ``then`` instead still has enough first-phase cards for the
-        others, and leaves that card unused: no loss unless `capped`); and an exposed card
-        whose one pyramid partner left is exposed too, with that partner, when neither bag
-        holds a partner for it (every win pairs the two). With a partner in a bag, either
-        choice may be the only win: the card may have to take a first-phase card while its
-        partner leaves with another pyramid card in the second.
+        those); the first phase's moves, and the removals forced there, are `_first_phase`'s
+        (leaving a bag card unused is no loss unless `capped`).
         """
         memo = self._two_phase
         key = P | first << 28 | then << 70
@@ -556,47 +547,70 @@ class PyramidFacts:
         if P == FULL or self.relaxed(P, then):
             memo[key] = True
             return True
-        king_bit, _, pairs, by_value, _, _, specs, bound = self._facts.get(P) or self.facts(P)
+        facts = self._facts.get(P) or self.facts(P)
         both = first + then
         result = False
-        for v, low, high in specs:
+        for v, low, high in facts[6]:
             n = both >> 3 * v & 7
             if n < low or n > high:
                 break
         else:
-            forced = None
-            if king_bit:
-                forced = king_bit, 0
-            else:
-                capped = self.capped
-                for i, unit, mate, enough in bound:
-                    if not mate:
-                        if not then & 7 * unit or (not capped and first & 7 * unit >= enough):
-                            forced = 1 << i, unit
-                            break
-                    elif not both & 7 * unit:
-                        forced = 1 << i | mate, 0
-                        break
-            wins = self.two_phase
-            if forced is not None:
-                result = wins(P | forced[0], first - forced[1], then)
-            else:
-                for bits, _, _ in pairs:
-                    if wins(P | bits, first, then):
-                        result = True
-                        break
-                else:
-                    for v in range(1, 13):
-                        if by_value[v] and first >> 3 * (13 - v) & 7:
-                            less = first - (1 << 3 * (13 - v))
-                            for i in by_value[v]:
-                                if wins(P | 1 << i, less, then):
-                                    result = True
-                                    break
-                            if result:
-                                break
+            result = self._first_phase(P, first, then, then, facts, self.two_phase, not self.capped)
         memo[key] = result
         return result
+
+    def _first_phase(
+        self,
+        P: int,
+        first: int,
+        then: int,
+        later: int,
+        facts: tuple,
+        wins: Callable[[int, int, int], bool],
+        lenient: bool,
+    ) -> bool:
+        """The first phase's moves from P, for `two_phase` and `drained` (``wins``) once their
+        bounds hold: the removal forced there if any, else each pyramid pair, then each exposed
+        card with a first-phase card; True as soon as one wins. ``later`` is the second
+        phase's bag (for `drained`, its longest run), ``then`` what ``wins`` is passed on.
+
+        Forced, besides an exposed King: an exposed card with no pyramid partner left, with a
+        first-phase card, when ``later`` holds no partner for it (every win takes a
+        first-phase card for it, so in the first phase, and taking it first only exposes
+        others earlier), or, where ``lenient``, when ``first`` holds one for every pyramid card
+        of its value left (a win that serves it from ``later`` instead still has enough
+        first-phase cards for the others, and leaves that card unused); and an exposed card
+        whose one pyramid partner left is exposed too, with that partner, when neither bag
+        holds a partner for it (every win pairs the two). With a partner in a bag, either
+        choice may be the only win: the card may have to take a first-phase card while its
+        partner leaves with another pyramid card in the second.
+        """
+        king_bit, _, pairs, by_value, _, _, _, bound = facts
+        forced = None
+        if king_bit:
+            forced = king_bit, 0
+        else:
+            both = first + later
+            for i, unit, mate, enough in bound:
+                if not mate:
+                    if not later & 7 * unit or (lenient and first & 7 * unit >= enough):
+                        forced = 1 << i, unit
+                        break
+                elif not both & 7 * unit:
+                    forced = 1 << i | mate, 0
+                    break
+        if forced is not None:
+            return wins(P | forced[0], first - forced[1], then)
+        for bits, _, _ in pairs:
+            if wins(P | bits, first, then):
+                return True
+        for v in range(1, 13):
+            if by_value[v] and first >> 3 * (13 - v) & 7:
+                less = first - (1 << 3 * (13 - v))
+                for i in by_value[v]:
+                    if wins(P | 1 << i, less, then):
+                        return True
+        return False
 
     def spent_game(self) -> PyramidFacts:
         """The relaxed game of this pyramid in which every bag card must leave with a pyramid
@@ -630,10 +644,9 @@ class PyramidFacts:
         card, so for each pair of ranks the pyramid's r-cards less the bag's (13 - r)-cards
         (the pairs inside the pyramid) equal its (13 - r)-cards less the bag's r-cards.
 
-        The first phase's removals are forced as in `two_phase`, reading "the second bag holds
-        no partner" for every n at once (the longest holds none); its other lemma (a card
-        served from the second bag may as well take a first-phase card) would leave a
-        second-phase card unused, so it does not hold here.
+        The first phase is `_first_phase`, its "the second bag holds no partner" read for
+        every n at once (the longest holds none); not ``lenient``, as a card served from the
+        second bag instead of the first would leave a second-phase card unused.
         """
         memo = self._drained
         key = P | first << 28 | then << 70
@@ -673,42 +686,13 @@ class PyramidFacts:
                 result = True
                 break
         if not result:
-            king_bit, _, pairs, by_value, _, _, specs, bound = self._facts.get(P) or self.facts(P)
+            facts = self._facts.get(P) or self.facts(P)
             both = first + used
-            for v, low, _ in specs:  # (the lows only: a shorter n may keep under a high)
+            for v, low, _ in facts[6]:  # (the lows only: a shorter n may keep under a high)
                 if both >> 3 * v & 7 < low:
                     break
             else:
-                forced = None
-                if king_bit:
-                    forced = king_bit, 0
-                else:
-                    for i, unit, mate, _ in bound:
-                        if not mate:
-                            if not used & 7 * unit:
-                                forced = 1 << i, unit
-                                break
-                        elif not both & 7 * unit:
-                            forced = 1 << i | mate, 0
-                            break
-                wins = self.drained
-                if forced is not None:
-                    result = wins(P | forced[0], first - forced[1], then)
-                else:
-                    for bits, _, _ in pairs:
-                        if wins(P | bits, first, then):
-                            result = True
-                            break
-                    else:
-                        for v in range(1, 13):
-                            if by_value[v] and first >> 3 * (13 - v) & 7:
-                                less = first - (1 << 3 * (13 - v))
-                                for i in by_value[v]:
-                                    if wins(P | 1 << i, less, then):
-                                        result = True
-                                        break
-                                if result:
-                                    break
+                result = self._first_phase(P, first, then, used, facts, self.drained, False)
         memo[key] = result
         return result
 

@@ -272,12 +272,13 @@ class PyramidFacts:
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}
         self._drained: dict[int, bool] = {}
-        # `drained`'s second phase: the relaxed game with every card used (made when needed),
-        # and the pyramid cards left per partner value (index v: those of value 13 - v).
+        # `drained`'s second phase: the relaxed game with every card used (made when needed);
+        # per pyramid state, its cards left per partner value (index v: those of value 13 - v)
+        # and their balance per pair of ranks (see _LEVEL).
         self._every_card: PyramidFacts | None = None
-        self._partners_left: dict[int, tuple[int, ...]] = {}
-        # The new relaxed and two-phase positions are counted down in stretches, so that most
-        # cost no call: `_tick` at the end of each (`positions`).
+        self._partners_left: dict[int, tuple[tuple[int, ...], int]] = {}
+        # The new relaxed, two-phase and drained positions are counted down in stretches, so
+        # that most cost no call: `_tick` at the end of each (`positions`).
         self._mark = 512  # the count at the end of the current stretch
         self._due = 512  # positions left in it
         self._budget_end: int | None = None  # the up-front check's last position
@@ -405,7 +406,7 @@ class PyramidFacts:
 
     @property
     def positions(self) -> int:
-        """The new relaxed and two-phase positions met so far."""
+        """The new relaxed, two-phase and drained positions met so far."""
         return self._mark - self._due
 
     @staticmethod

@@ -272,11 +272,11 @@ class PyramidFacts:
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}
         self._drained: dict[int, bool] = {}
+        self._counts: dict[int, tuple[int, ...]] = {}
         # `drained`'s second phase: the relaxed game with every card used (made when needed);
-        # per pyramid state, its cards left per partner value (index v: those of value 13 - v)
-        # and their balance per pair of ranks (see _LEVEL).
+        # per pyramid state, the balance of its cards per pair of ranks (see _LEVEL).
         self._every_card: PyramidFacts | None = None
-        self._partners_left: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._balances: dict[int, int] = {}
         # The new relaxed, two-phase and drained positions are counted down in stretches, so
         # that most cost no call: `_tick` at the end of each (`positions`).
         self._mark = 512  # the count at the end of the current stretch
@@ -330,6 +330,16 @@ class PyramidFacts:
         )
         self._facts[P] = facts
         return facts
+
+    def counts(self, P: int) -> tuple[int, ...]:
+        """The pyramid cards left in state P per value (index v: those of value v), cached."""
+        counts = self._counts.get(P)
+        if counts is None:
+            left = FULL & ~P
+            counts = self._counts[P] = tuple(
+                [(left & mask).bit_count() for mask in self.value_masks]
+            )
+        return counts
 
     def _bounds(
         self, left: int
@@ -660,13 +670,11 @@ class PyramidFacts:
         if P == FULL:
             memo[key] = True
             return True
-        known_room = self._partners_left.get(P)
-        if known_room is None:
-            left = FULL & ~P
-            room = tuple([(left & mask).bit_count() for mask in reversed(self.value_masks)])
-            balance = sum((room[13 - r] - room[r] + 8) << 4 * r for r in range(1, 7))
-            known_room = self._partners_left[P] = room, balance
-        room, balance = known_room
+        counts = self._counts.get(P) or self.counts(P)
+        balance = self._balances.get(P)
+        if balance is None:
+            balance = sum((counts[r] - counts[13 - r] + 8) << 4 * r for r in range(1, 7))
+            self._balances[P] = balance
         used = 0  # the first n cards of ``then`` as a bag, for the longest n that can leave
         level = _LEVEL  # their balance per pair of ranks, against the pyramid's ``balance``
         bags = [0] if level == balance else []
@@ -674,7 +682,7 @@ class PyramidFacts:
         while rest:
             v = rest & 15
             rest >>= 4
-            if used >> 3 * v & 7 >= room[v]:
+            if used >> 3 * v & 7 >= counts[13 - v]:
                 break
             used += 1 << 3 * v
             level += _TILT[v]
@@ -913,8 +921,7 @@ class Solver:
         if info is not None:
             return info
         king_bit, king, pairs, by_value, _, removals, specs, bound = self.pyramid.facts(P)
-        left = FULL & ~P
-        counts = tuple(map(int.bit_count, map(left.__and__, self.pyramid.value_masks)))
+        counts = self.pyramid.counts(P)
         masks = self._value_masks
         useful = masks[13]
         for v in range(1, 13):

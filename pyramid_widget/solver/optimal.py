@@ -17,7 +17,7 @@ pyramid pairs are tried only after a removal (the same pair played before the dr
 line of the same length); the draws between two links where something can be removed are one
 edge costing one per draw; the counting bounds and the last-pass burial only drop positions or
 cards that can never help, and so do the positions the exact search proved lost (its memo,
-rule 5: a position at or after a memoised pass and boundary of the same cards).
+rule 5: a position at or after a memoised pass and waste size of the same cards up to suits).
 
 Positions are ints (``P | S << 28 | k << 52 | fresh << 57 | pass << 58``) and moves small
 codes, turned into notations only for the line found. What is kept per position is its least
@@ -397,7 +397,7 @@ def shortest(
     few = True
     buried: dict[int, int] = {}  # the waste cards `_settled` buried on the way in, if any
     estimate = _Estimator(solver).estimate
-    lost = solver._memo  # positions the exact search proved lost (rule 5)
+    proven_lost = solver.proven_lost  # positions the exact search proved lost (rule 5)
     deck_win = solver.deck_win
     # The queue: the positions queued per f, then per cost so far g (g <= f, as no estimate is
     # negative). Each f is taken whole before the next, and within it the greatest g first:
@@ -443,8 +443,7 @@ def shortest(
                     f2 = f  # (pathmax: a position's f is never below its parent's)
                 elif f2 > bound:
                     continue
-                done = lost.get(child & ((1 << 52) - 1))
-                if done is not None and done <= (child >> 58) << 5 | (child >> 52 & 31):
+                if proven_lost(child & FULL, child >> 28 & 0xFFFFFF, child >> 52 & 31, child >> 58):
                     continue  # proved lost by the exact search
                 if move >> _CODE_BITS:
                     buried[child] = move >> _CODE_BITS

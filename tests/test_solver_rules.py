@@ -544,3 +544,29 @@ def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(
         wins += winnable
         more += cut and not loose_cut
     assert more >= 5 and wins >= 5, (more, wins)
+
+
+def test_positions_differing_only_in_which_of_two_like_cards_was_paired_are_searched_once():
+    """Rule 5 up to suits: J♥ and J♣ lie next to each other in the stock of one-recycle deal
+    10. Pairing 2♦ with the first and drawing the second, or drawing both and pairing 2♦ with
+    the second, leaves the same values in the same order and the same waste size: one game.
+    Once the first is proven lost, the second costs the same solver no new position, while a
+    solver that has not met the first must search it."""
+    game = Game.deal(10, "one-recycle")
+    for _ in range(12):
+        game.play("draw")
+    first, second = game.stock[:2]
+    assert (str(first), str(second)) == ("Jh", "Jc")
+    paired_first, paired_second = game.copy(), game.copy()
+    paired_first.replay(["draw", "2d+Jh", "draw"])
+    paired_second.replay(["draw", "draw", "2d+Jc"])
+    assert [c.rank for c in paired_first.waste] == [c.rank for c in paired_second.waste]
+    assert paired_first.waste != paired_second.waste
+    one, other = problem_from_game(paired_first), problem_from_game(paired_second)
+    solver = Solver(one)
+    assert solver.solve(one.start) is None and solver.nodes > 0
+    before = solver.nodes
+    assert solver.solve(other.start) is None
+    assert solver.nodes == before
+    fresh = Solver(other)
+    assert fresh.solve(other.start) is None and fresh.nodes > 0

@@ -398,6 +398,9 @@ def shortest(
     buried: dict[int, int] = {}  # the waste cards `_settled` buried on the way in, if any
     estimate = _Estimator(solver).estimate
     proven_lost = solver.proven_lost  # positions the exact search proved lost (rule 5)
+    # (asked only for the pyramids it holds: a shortest win follows a search that found a win
+    # soon, so most children's pyramids were never proven lost, and the set answers at once)
+    lost_pyramids = solver.lost_pyramids()
     deck_win = solver.deck_win
     # The queue: the positions queued per f, then per cost so far g (g <= f, as no estimate is
     # negative). Each f is taken whole before the next, and within it the greatest g first:
@@ -443,7 +446,9 @@ def shortest(
                     f2 = f  # (pathmax: a position's f is never below its parent's)
                 elif f2 > bound:
                     continue
-                if proven_lost(child & FULL, child >> 28 & 0xFFFFFF, child >> 52 & 31, child >> 58):
+                if child & FULL in lost_pyramids and proven_lost(
+                    child & FULL, child >> 28 & 0xFFFFFF, child >> 52 & 31, child >> 58
+                ):
                     continue  # proved lost by the exact search
                 if move >> _CODE_BITS:
                     buried[child] = move >> _CODE_BITS

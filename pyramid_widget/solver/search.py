@@ -1006,8 +1006,15 @@ class Solver:
         """True when the memo holds position (P, S, k, p) proven lost (rule 5): a walk of the
         same pyramid and the same values in order failed from this pass and waste size or an
         earlier one. (The shortest-win search reads it so.)"""
-        end = self._memo.get(P | self.values_in_order(S) << 28)
+        a, b, c = self._sequences  # (`values_in_order`, inline: it is asked for every child)
+        x, y, z = a[S & 255], b[S >> 8 & 255], c[S >> 16]
+        end = self._memo.get(P | (x[0] | y[0] << x[1] | z[0] << x[1] + y[1]) << 28)
         return end is not None and end <= (p << 5 | (S & ((1 << k) - 1)).bit_count())
+
+    def lost_pyramids(self) -> set[int]:
+        """The pyramids (P) of the memo's positions: no position of another pyramid is
+        `proven_lost`, so a caller asking for many positions may ask this set first."""
+        return {key & FULL for key in self._memo}
 
     def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
         """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions."""

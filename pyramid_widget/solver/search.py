@@ -271,9 +271,15 @@ class PyramidFacts:
             by_value[13 - v] & ~_COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
         )
         """partners[i]: the pyramid cards that could ever pair with pyramid card i."""
-        # _pair_masks[i]: the partners of card i that come after it, so that the pairs of the
+        # pair_masks[i]: the partners of card i that come after it, so that the pairs of the
         # exposed cards come in the order of those cards.
-        self._pair_masks = tuple(mates & ~((2 << i) - 1) for i, mates in enumerate(self.partners))
+        pair_masks = [mates & ~((2 << i) - 1) for i, mates in enumerate(self.partners)]
+        # Per pyramid card, what `facts` reads of it: (value, `pair_masks`, `partners`, the bag
+        # unit of its partner value, the pyramid cards of its value), in one place to unpack.
+        self._cards = tuple(
+            (v, pair_masks[i], self.partners[i], 1 << 3 * (13 - v), by_value[v])
+            for i, v in enumerate(self.pv)
+        )
         # Per pair of ranks r and 13 - r: r, the mask of their pyramid cards, and the cache of
         # `_rank_pair_bounds` by the cards of that mask left.
         self._rank_pairs: tuple[tuple[int, int, dict[int, tuple]], ...] = tuple(
@@ -304,29 +310,25 @@ class PyramidFacts:
         facts = self._facts.get(P)
         if facts is not None:
             return facts
-        pv = self.pv
-        exposed = _exposed(P)
         shown = _exposed_mask(P)
         left = FULL & ~P
         by_value: list[tuple[int, ...]] = [()] * 14
         pairs = []
-        pair_masks = self._pair_masks
-        partners = self.partners
+        cards = self._cards
         # The exposed cards with at most one pyramid partner left, that one exposed too (see
         # `relaxed` and `two_phase`).
         bound = []
-        for i in exposed:
-            v = pv[i]
+        for i in _exposed(P):
+            v, mates, partners, unit, alike = cards[i]
             by_value[v] += (i,)
-            mates = pair_masks[i] & shown
+            mates &= shown
             while mates:
                 low = mates & -mates
                 mates ^= low
                 pairs.append((1 << i | low, i, low.bit_length() - 1))
-            mates = partners[i] & left
+            mates = partners & left
             if not mates & (mates - 1) and not mates & ~shown and v != 13:
-                unit = 1 << 3 * (13 - v)
-                bound.append((i, unit, mates, (left & self.value_masks[v]).bit_count() * unit))
+                bound.append((i, unit, mates, (left & alike).bit_count() * unit))
         kings = by_value[13]
         specs, removals, sizes = self._bounds(left)
         facts = (
@@ -374,22 +376,23 @@ class PyramidFacts:
         card left. Each pair of ranks depends only on its own cards left, so its part is
         cached by them (most moves leave five of the six alone).
         """
-        bounds: tuple[tuple[int, int, int], ...] = ()
-        sizes: tuple[tuple[int, int, int], ...] = ()
+        bounds: list[tuple[int, int, int]] = []
+        sizes: list[tuple[int, int, int]] = []
         removals = (left & self.value_masks[13]).bit_count()
         for r, mask, cache in self._rank_pairs:
             cards = left & mask
-            part = cache.get(cards)
-            if part is None:
-                part = cache[cards] = self._rank_pair_bounds(r, cards)
-            bounds += part[0]
-            removals += part[1]
-            sizes += part[2]
-        return bounds, removals, sizes
+            if cards:
+                part = cache.get(cards)
+                if part is None:
+                    part = cache[cards] = self._rank_pair_bounds(r, cards)
+                bounds += part[0]
+                removals += part[1]
+                sizes.append(part[2])
+        return tuple(bounds), removals, tuple(sizes)
 
-    def _rank_pair_bounds(self, r: int, cards: int) -> tuple[tuple, int, tuple]:
+    def _rank_pair_bounds(self, r: int, cards: int) -> tuple[tuple, int, tuple[int, int, int]]:
         """`_bounds` for ranks r and 13 - r alone, with the pyramid cards ``cards`` of those
-        ranks left: (bounds, removals needed for them, ((r, a, b),) or () when none is left)."""
+        ranks left (one at least): (bounds, removals needed for them, (r, a, b))."""
         s = 13 - r
         ones, others = cards & self.value_masks[r], cards & self.value_masks[s]
         a, b = ones.bit_count(), others.bit_count()
@@ -398,7 +401,7 @@ class PyramidFacts:
             bounds = ((s, a - m, a), (r, b - m, b))
         else:
             bounds = ((s, a - m, 4),) * (a > m) + ((r, b - m, 4),) * (b > m)
-        return bounds, a + b - m, ((r, a, b),) if cards else ()
+        return bounds, a + b - m, (r, a, b)
 
     @property
     def on_tick(self) -> Callable[[], None] | None:
@@ -899,16 +902,25 @@ class Solver:
                 low = m & -m
                 table[m] = table[m ^ low] + (1 << 3 * self.sv[base + low.bit_length() - 1])
             self._bags.append(table)
-        # `values_in_order` by table, a byte of stock places at a time: entry m is the values
-        # of the cards of byte m in order and the bits they take.
-        self._sequences: list[list[tuple[int, int]]] = []
+        self._sequences: list[list[tuple[int, int]]] = []  # see `_value_tables`
+
+    def _value_tables(self) -> list[list[tuple[int, int]]]:
+        """`values_in_order` by table, a byte of stock places at a time: entry m is the values
+        of the cards of byte m in order and the bits they take. Built when first asked (the
+        search's first position), as a deal that rule 9 settles at the start never asks (about
+        half of strict's deals), and the tables were most of the cost of a `Solver`. (A plain
+        attribute, empty until then, rather than a cached property, whose every later read
+        costs more.)"""
+        tables = []
         for base in range(0, STOCK_SIZE, 8):
             runs = [(0, 0)] * 256
             for m in range(1, 256):
                 high = m.bit_length() - 1
                 seq, width = runs[m ^ (1 << high)]
                 runs[m] = (seq | self.sv[base + high] << width, width + 4)
-            self._sequences.append(runs)
+            tables.append(runs)
+        self._sequences = tables
+        return tables
 
     def after(self, state: tuple[int, int, int, int], move: str) -> tuple[int, int, int, int]:
         """The position after a legal move (a notation), in the solver's terms."""
@@ -998,7 +1010,7 @@ class Solver:
         """The values of the cards of mask S in layout order (the order they are drawn in), 4
         bits each, the first lowest: what a position's waste and stock are to the rules (the
         memo's key, rule 5, and `PyramidFacts.drained`'s second phase)."""
-        a, b, c = self._sequences
+        a, b, c = self._sequences or self._value_tables()
         x, y, z = a[S & 255], b[S >> 8 & 255], c[S >> 16]
         return x[0] | y[0] << x[1] | z[0] << x[1] + y[1]
 
@@ -1006,7 +1018,8 @@ class Solver:
         """True when the memo holds position (P, S, k, p) proven lost (rule 5): a walk of the
         same pyramid and the same values in order failed from this pass and waste size or an
         earlier one. (The shortest-win search reads it so.)"""
-        a, b, c = self._sequences  # (`values_in_order`, inline: it is asked for every child)
+        a, b, c = self._sequences or self._value_tables()  # (`values_in_order`, inline: it
+        # is asked for every child)
         x, y, z = a[S & 255], b[S >> 8 & 255], c[S >> 16]
         end = self._memo.get(P | (x[0] | y[0] << x[1] | z[0] << x[1] + y[1]) << 28)
         return end is not None and end <= (p << 5 | (S & ((1 << k) - 1)).bit_count())

@@ -894,14 +894,17 @@ class Solver:
         self._value_masks = [0] * 14
         for j, v in enumerate(self.sv):
             self._value_masks[v] |= 1 << j
-        # `bag` by table, four stock places at a time: entry m sums the cards of nibble m.
+        # `bag` by table, a byte of stock places at a time: entry m sums the cards of byte m
+        # (each made of two nibbles' tables).
         self._bags: list[list[int]] = []
-        for base in range(0, STOCK_SIZE, 4):
-            table = [0] * 16
+        for base in range(0, STOCK_SIZE, 8):
+            low, high = [0] * 16, [0] * 16
             for m in range(1, 16):
-                low = m & -m
-                table[m] = table[m ^ low] + (1 << 3 * self.sv[base + low.bit_length() - 1])
-            self._bags.append(table)
+                bit = m & -m
+                j = base + bit.bit_length() - 1
+                low[m] = low[m ^ bit] + (1 << 3 * self.sv[j])
+                high[m] = high[m ^ bit] + (1 << 3 * self.sv[j + 4])
+            self._bags.append([h + n for h in high for n in low])
         self._sequences: list[list[tuple[int, int]]] = []  # see `_value_tables`
 
     def _value_tables(self) -> list[list[tuple[int, int]]]:
@@ -996,15 +999,8 @@ class Solver:
 
     def bag(self, S: int) -> int:
         """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
-        a, b, c, d, e, f = self._bags
-        return (
-            a[S & 15]
-            + b[S >> 4 & 15]
-            + c[S >> 8 & 15]
-            + d[S >> 12 & 15]
-            + e[S >> 16 & 15]
-            + f[S >> 20]
-        )
+        a, b, c = self._bags
+        return a[S & 255] + b[S >> 8 & 255] + c[S >> 16]
 
     def values_in_order(self, S: int) -> int:
         """The values of the cards of mask S in layout order (the order they are drawn in), 4
@@ -1055,37 +1051,36 @@ class Solver:
         they cannot pair with each other: when it leaves, only it and the apex are left, and
         it cannot pair with the apex under it.
         """
+        if P & 1:
+            return True  # the apex is gone
         pv = self.pv
-        if not P & 1 and pv[0] != 13 and not self._leaves_last(P, W, T, 0, P | 1):
+        if pv[0] != 13 and not self._leaves_last(P, W, T, 0, P | 1):
             return False
-        top = [i for i in (1, 2) if not P >> i & 1]
-        if (
-            top
-            and not P & 1
-            and all(pv[i] != 13 for i in top)
-            and (len(top) == 1 or pv[1] + pv[2] != 13)  # the two may leave together
-        ):
-            return any(self._leaves_last(P, W, T, i, P | 1 | 1 << i) for i in top)
+        if not P & 2:
+            if not P & 4:  # both cards on the apex are there
+                if pv[1] == 13 or pv[2] == 13 or pv[1] + pv[2] == 13:
+                    return True  # one may leave alone, or the two together
+                return self._leaves_last(P, W, T, 1, P | 3) or self._leaves_last(P, W, T, 2, P | 5)
+            return pv[1] == 13 or self._leaves_last(P, W, T, 1, P | 3)
+        if not P & 4:
+            return pv[2] == 13 or self._leaves_last(P, W, T, 2, P | 5)
         return True
 
     def _leaves_last(self, P: int, W: int, T: int, card: int, rest: int) -> bool:
         """Rule 9 for one pyramid card that leaves when only it (and the cards under it) are
         left: ``rest`` is the pyramid once everything else is gone but those."""
         need = self._value_masks[13 - self.pv[card]]
-        if rest == FULL:
-            return bool((W | T) & need)
-        relaxed = self.pyramid.relaxed
-        bag = self.bag
-        # Values with no pyramid partner left but these cards (none under an open stock,
-        # where two stock cards may pair).
-        dead = 0 if self.problem.stock_in_play else self._info(rest)[9][0]
-
-        def drawable(cards: int) -> int:
-            stop = cards & dead
-            return cards & ((stop & -stop) - 1) if stop else cards
-
         if not (W | T) & need:
             return False
+        if rest == FULL:
+            return True
+        pyramid = self.pyramid
+        bag = self.bag
+        # Values with no pyramid partner left but these cards (none under an open stock,
+        # where two stock cards may pair); the cards before the first of them are those
+        # that can be drawn and leave.
+        face_down = not self.problem.stock_in_play
+        dead = (self._pinfo.get(rest) or self._info(rest))[9][0] if face_down else 0
         # Whichever partner p it leaves with, the rest is cleared below with cards of waste
         # and stock other than p, each used at most once: all of them lie in the relaxed game
         # with the whole of waste and stock but one card of p's value, which must then clear
@@ -1095,34 +1090,37 @@ class Solver:
         # phases below draw less than the whole stock, and it cut too little for its cost.
         if (
             not dead
-            and not self.pyramid.capped
-            and not relaxed(rest, bag(W | T) - (1 << 3 * (13 - self.pv[card])))
+            and not pyramid.capped
+            and not pyramid.relaxed(rest, bag(W | T) - (1 << 3 * (13 - self.pv[card])))
         ):
             return False
         partners = W & need
         if partners:
-            tail = drawable(T)
+            stop = T & dead
+            tail = T & ((stop & -stop) - 1) if stop else T
             while partners:
                 p = 1 << (partners.bit_length() - 1)  # from the top of the waste down
                 partners ^= p
                 above = W & ~((p << 1) - 1)
                 if above & dead:
                     break  # a card that cannot leave lies on p, and on every p below it
-                if relaxed(rest, bag(above | tail)):
+                if pyramid.relaxed(rest, bag(above | tail)):
                     return True
         partners = T & need
-        two_phase = self.pyramid.two_phase
-        face_down = not self.problem.stock_in_play
+        two_phase = pyramid.two_phase
         while partners:
             p = partners & -partners
             partners ^= p
             first = bag(W | T & (p - 1))
-            after = drawable(T & ~((p << 1) - 1))
+            after = T & ~((p << 1) - 1)
+            stop = after & dead
+            if stop:
+                after &= (stop & -stop) - 1
             # With the stock face down, every card drawn after p leaves with a pyramid card:
             # `drained`, asked only where the looser `two_phase` (most often decided by its
             # memo) lets the partner through.
             if two_phase(rest, first, bag(after)) and (
-                not face_down or self.pyramid.drained(rest, first, self.values_in_order(after))
+                not face_down or pyramid.drained(rest, first, self.values_in_order(after))
             ):
                 return True
         return False
@@ -1333,7 +1331,8 @@ class Solver:
         last = p == passes
         walk = [0]  # draws per pass since the start of the walk (a recycle between two)
         keys: list[tuple[int, int | None]] = []  # (memo key, its code before this walk)
-        key = keyed = -1
+        keyed = -1
+        start = S  # (the walk's first link has the key and memo entry looked up above)
         entry = None
         first = True
         settled = S & ((1 << k) - 1) & ~dirty if dirty >= 0 else -1  # nothing buried in it
@@ -1354,12 +1353,13 @@ class Solver:
                             if n < low or n > high:
                                 return False
                 code = p << 5 | (S & ((1 << k) - 1)).bit_count()
-                if keyed != S:  # (the walk's cards changed: rule 6 buried some)
+                if keyed != S:  # (the walk's first link, or rule 6 buried some)
                     keyed = S
-                    key = P | self.values_in_order(S) << 28
-                    end = memo.get(key)
-                    if end is not None and end <= code:
-                        return False
+                    if start != S:
+                        key = P | self.values_in_order(S) << 28
+                        end = memo.get(key)
+                        if end is not None and end <= code:
+                            return False
                     # Under unlimited passes one walk goes round every boundary: all covered.
                     memo[key] = code if passes is not None else 0
                     keys.append((key, end))

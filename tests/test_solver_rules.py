@@ -114,7 +114,7 @@ def random_state(deal: int, removed: int, seed: int, P: int) -> tuple[list[int],
     rng = random.Random(seed)
     game = Game.deal(deal)
     for _ in range(removed):
-        exposed = _exposed(P)
+        exposed = _exposed(P)[0]
         if not exposed:
             break
         P |= 1 << rng.choice(exposed)

@@ -130,6 +130,7 @@ never be in play at the same time as card i, so the two can never pair."""
 _LEVEL = sum(8 << 4 * r for r in range(1, 7))
 _TILT = (0, *[-(1 << 4 * v) if v <= 6 else 1 << 4 * (13 - v) for v in range(1, 13)], 0)
 
+_BAGS_BY_TABLE = 16  # `Solver.bag`'s asks before it builds its tables
 _RELAXED_BUDGET = 20000  # relaxed positions the up-front check may visit before it gives up
 
 
@@ -164,16 +165,23 @@ class Problem:
 
     @property
     def pyramid_values(self) -> tuple[int, ...]:
-        return tuple(card_value(name) for name in self.pyramid)
+        return tuple([_VALUES[name[0]] for name in self.pyramid])
 
     @property
     def stock_values(self) -> tuple[int, ...]:
-        return tuple(card_value(name) for name in self.stock)
+        return tuple([_VALUES[name[0]] for name in self.stock])
+
+
+_VALUES = {rank: value for value, rank in enumerate("A23456789TJQK", 1)}
 
 
 def card_value(name: str) -> int:
-    """Value of a card name: "A" 1 ... "K" 13."""
-    return "A23456789TJQK".index(name[0]) + 1
+    """Value of a card name: "A" 1 ... "K" 13.
+
+    >>> card_value("Ah"), card_value("Td"), card_value("Ks")
+    (1, 10, 13)
+    """
+    return _VALUES[name[0]]
 
 
 def pair_notation(a: str, b: str) -> str:
@@ -205,34 +213,44 @@ def first_stock(S: int, k: int) -> int:
 
 
 @functools.cache
-def _exposed(P: int) -> tuple[int, ...]:
-    """The pyramid cards in play when the cards of mask P are gone (the same for every deal)."""
-    return tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i])
-
-
-@functools.cache
-def _exposed_mask(P: int) -> int:
-    """The cards of `_exposed` (P) as a mask (cached too: every new pyramid state's facts need
-    it)."""
-    return sum(1 << i for i in _exposed(P))
-
-
-_MATCHINGS: dict[int, int] = {}
+def _exposed(P: int) -> tuple[tuple[int, ...], int]:
+    """The pyramid cards in play when the cards of mask P are gone (the same for every deal),
+    and their mask: every new pyramid state's facts need both."""
+    cards = tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i])
+    return cards, sum(1 << i for i in cards)
 
 
 def _max_matching(left: int, right: int) -> int:
     """Largest set of disjoint pairs (l, r) of pyramid cards (masks ``left`` and ``right``)
     that can ever be in play together (neither lies on the other). Tiny graphs (at most 4 x 4):
-    simple augmenting paths, cached by the two masks."""
-    key = left | right << PYRAMID_SIZE
-    found = _MATCHINGS.get(key)
-    if found is not None:
-        return found
+    simple augmenting paths."""
     lefts = [i for i in range(PYRAMID_SIZE) if left >> i & 1]
     rights = [j for j in range(PYRAMID_SIZE) if right >> j & 1]
     match: dict[int, int] = {}
-    found = _MATCHINGS[key] = sum(1 for a in lefts if _augment(a, rights, match, set()))
-    return found
+    return sum(1 for a in lefts if _augment(a, rights, match, set()))
+
+
+_RANK_PAIRS: dict[int, tuple] = {}
+
+
+def _rank_pair_bounds(r: int, ones: int, others: int, capped: bool) -> tuple:
+    """`PyramidFacts._bounds` for ranks r and s = 13 - r alone, with the pyramid cards of rank
+    r of mask ``ones`` and those of rank s of mask ``others`` left (one at least): (bounds,
+    removals needed for them, (r, a, b)). The same for every deal, so cached for all: a new
+    pyramid finds most of its parts there (eighteen thousand entries after two thousand deals,
+    where each pyramid's cache of its own started empty)."""
+    key = ones | others << PYRAMID_SIZE | r << 2 * PYRAMID_SIZE | capped << 2 * PYRAMID_SIZE + 3
+    part = _RANK_PAIRS.get(key)
+    if part is None:
+        s = 13 - r
+        a, b = ones.bit_count(), others.bit_count()
+        m = _max_matching(ones, others) if a and b else 0
+        if capped:
+            bounds: tuple = ((s, a - m, a), (r, b - m, b))
+        else:
+            bounds = ((s, a - m, 4),) * (a > m) + ((r, b - m, 4),) * (b > m)
+        part = _RANK_PAIRS[key] = bounds, a + b - m, (r, a, b)
+    return part
 
 
 def _augment(a: int, rights: list[int], match: dict[int, int], tried: set[int]) -> bool:
@@ -280,10 +298,11 @@ class PyramidFacts:
             (v, pair_masks[i], self.partners[i], 1 << 3 * (13 - v), by_value[v])
             for i, v in enumerate(self.pv)
         )
-        # Per pair of ranks r and 13 - r: r, the mask of their pyramid cards, and the cache of
-        # `_rank_pair_bounds` by the cards of that mask left.
-        self._rank_pairs: tuple[tuple[int, int, dict[int, tuple]], ...] = tuple(
-            (r, by_value[r] | by_value[13 - r], {}) for r in range(1, 7)
+        # `_bounds` by three groups of two pairs of ranks (r and 13 - r, r = 1-2, 3-4, 5-6):
+        # per group, the mask of their pyramid cards and the cache of its part by the cards of
+        # that mask left.
+        self._rank_groups: tuple[tuple[int, dict[int, tuple]], ...] = tuple(
+            (sum(by_value[v] for v in (r, r + 1, 12 - r, 13 - r)), {}) for r in (1, 3, 5)
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
@@ -310,7 +329,7 @@ class PyramidFacts:
         facts = self._facts.get(P)
         if facts is not None:
             return facts
-        shown = _exposed_mask(P)
+        exposed, shown = _exposed(P)
         left = FULL & ~P
         by_value: list[tuple[int, ...]] = [()] * 14
         pairs = []
@@ -318,7 +337,7 @@ class PyramidFacts:
         # The exposed cards with at most one pyramid partner left, that one exposed too (see
         # `relaxed` and `two_phase`).
         bound = []
-        for i in _exposed(P):
+        for i in exposed:
             v, mates, partners, unit, alike = cards[i]
             by_value[v] += (i,)
             mates &= shown
@@ -374,34 +393,32 @@ class PyramidFacts:
         King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
         a matched pair can be two pyramid cards), and (r, a, b) for each pair of ranks with a
         card left. Each pair of ranks depends only on its own cards left, so its part is
-        cached by them (most moves leave five of the six alone).
+        worked out by them, two pairs of ranks at a time, each group's cached by its cards left
+        (most moves leave two groups of the three alone; three lookups rather than six).
         """
-        bounds: list[tuple[int, int, int]] = []
-        sizes: list[tuple[int, int, int]] = []
-        removals = (left & self.value_masks[13]).bit_count()
-        for r, mask, cache in self._rank_pairs:
-            cards = left & mask
-            if cards:
-                part = cache.get(cards)
-                if part is None:
-                    part = cache[cards] = self._rank_pair_bounds(r, cards)
+        (low, lows), (middle, middles), (high, highs) = self._rank_groups
+        a = lows.get(left & low) or self._group_bounds(0, left & low)
+        b = middles.get(left & middle) or self._group_bounds(1, left & middle)
+        c = highs.get(left & high) or self._group_bounds(2, left & high)
+        kings = (left & self.value_masks[13]).bit_count()
+        return a[0] + b[0] + c[0], kings + a[1] + b[1] + c[1], a[2] + b[2] + c[2]
+
+    def _group_bounds(self, group: int, cards: int) -> tuple[tuple, int, tuple]:
+        """`_bounds`'s part for one group of two pairs of ranks, with the pyramid cards
+        ``cards`` of theirs left, cached."""
+        bounds: tuple = ()
+        removals = 0
+        sizes: tuple = ()
+        masks = self.value_masks
+        for r in (2 * group + 1, 2 * group + 2):
+            ones, others = cards & masks[r], cards & masks[13 - r]
+            if ones or others:
+                part = _rank_pair_bounds(r, ones, others, self.capped)
                 bounds += part[0]
                 removals += part[1]
-                sizes.append(part[2])
-        return tuple(bounds), removals, tuple(sizes)
-
-    def _rank_pair_bounds(self, r: int, cards: int) -> tuple[tuple, int, tuple[int, int, int]]:
-        """`_bounds` for ranks r and 13 - r alone, with the pyramid cards ``cards`` of those
-        ranks left (one at least): (bounds, removals needed for them, (r, a, b))."""
-        s = 13 - r
-        ones, others = cards & self.value_masks[r], cards & self.value_masks[s]
-        a, b = ones.bit_count(), others.bit_count()
-        m = _max_matching(ones, others) if a and b else 0
-        if self.capped:
-            bounds = ((s, a - m, a), (r, b - m, b))
-        else:
-            bounds = ((s, a - m, 4),) * (a > m) + ((r, b - m, 4),) * (b > m)
-        return bounds, a + b - m, (r, a, b)
+                sizes += (part[2],)
+        part = self._rank_groups[group][1][cards] = bounds, removals, sizes
+        return part
 
     @property
     def on_tick(self) -> Callable[[], None] | None:
@@ -569,13 +586,22 @@ class PyramidFacts:
         self._due -= 1
         if not self._due:
             self._tick()
-        if P == FULL or self.relaxed(P, then):
+        if P == FULL:
             memo[key] = True
             return True
         facts = self._facts.get(P) or self.facts(P)
+        specs = facts[6]
+        for v, low, high in specs:  # (`relaxed`'s first look, where most of them fail)
+            n = then >> 3 * v & 7
+            if n < low or n > high:
+                break
+        else:
+            if self.relaxed(P, then):
+                memo[key] = True
+                return True
         both = first + then
         result = False
-        for v, low, high in facts[6]:
+        for v, low, high in specs:
             n = both >> 3 * v & 7
             if n < low or n > high:
                 break
@@ -890,21 +916,12 @@ class Solver:
         self._tight: dict[tuple[int, ...], tuple] = {}  # rule 6's values, per pyramid counts
         self.deadline: float | None = None
         self.node_limit: int | None = None
-        self._where = {name: i for i, name in enumerate(problem.pyramid + problem.stock)}
         self._value_masks = [0] * 14
         for j, v in enumerate(self.sv):
             self._value_masks[v] |= 1 << j
-        # `bag` by table, a byte of stock places at a time: entry m sums the cards of byte m
-        # (each made of two nibbles' tables).
-        self._bags: list[list[int]] = []
-        for base in range(0, STOCK_SIZE, 8):
-            low, high = [0] * 16, [0] * 16
-            for m in range(1, 16):
-                bit = m & -m
-                j = base + bit.bit_length() - 1
-                low[m] = low[m ^ bit] + (1 << 3 * self.sv[j])
-                high[m] = high[m ^ bit] + (1 << 3 * self.sv[j + 4])
-            self._bags.append([h + n for h in high for n in low])
+        self._units = [1 << 3 * v for v in self.sv]  # (a bag's unit of each stock place)
+        self._bags: list[list[int]] = []  # see `bag`
+        self._bags_due = _BAGS_BY_TABLE
         self._sequences: list[list[tuple[int, int]]] = []  # see `_value_tables`
 
     def _value_tables(self) -> list[list[tuple[int, int]]]:
@@ -932,7 +949,7 @@ class Solver:
             return P, S, next_stock(S, k), p
         if move == "recycle":
             return P, S, first_stock(S, 0), p if self.problem.passes is None else p + 1
-        where = self._where
+        where = {name: i for i, name in enumerate(self.problem.pyramid + self.problem.stock)}
         nk = k
         for name in move.split("+"):
             i = where[name]
@@ -998,9 +1015,37 @@ class Solver:
         return False
 
     def bag(self, S: int) -> int:
-        """The values of the cards of mask S as a count vector: 3 bits per value v at 3v."""
-        a, b, c = self._bags
-        return a[S & 255] + b[S >> 8 & 255] + c[S >> 16]
+        """The values of the cards of mask S as a count vector: 3 bits per value v at 3v.
+
+        By table, a byte of stock places at a time (entry m sums the cards of byte m), once
+        the solver has asked _BAGS_BY_TABLE times: a deal that rule 9 settles at the start asks
+        a handful, fewer than the tables would cost to build (a fortieth of strict's median
+        time), and a long search asks hundreds of thousands."""
+        tables = self._bags
+        if tables:
+            a, b, c = tables
+            return a[S & 255] + b[S >> 8 & 255] + c[S >> 16]
+        self._bags_due -= 1
+        if not self._bags_due:
+            self._bag_tables()
+        units = self._units
+        total = 0
+        while S:
+            low = S & -S
+            S ^= low
+            total += units[low.bit_length() - 1]
+        return total
+
+    def _bag_tables(self) -> None:
+        """Build `bag`'s three byte tables, each from two nibbles' tables."""
+        for base in range(0, STOCK_SIZE, 8):
+            low, high = [0] * 16, [0] * 16
+            for m in range(1, 16):
+                bit = m & -m
+                j = base + bit.bit_length() - 1
+                low[m] = low[m ^ bit] + (1 << 3 * self.sv[j])
+                high[m] = high[m ^ bit] + (1 << 3 * self.sv[j + 4])
+            self._bags.append([h + n for h in high for n in low])
 
     def values_in_order(self, S: int) -> int:
         """The values of the cards of mask S in layout order (the order they are drawn in), 4

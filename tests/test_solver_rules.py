@@ -570,3 +570,21 @@ def test_positions_differing_only_in_which_of_two_like_cards_was_paired_are_sear
     assert solver.nodes == before
     fresh = Solver(other)
     assert fresh.solve(other.start) is None and fresh.nodes > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(deal=st.integers(1, 10**6), masks=st.lists(st.integers(0, (1 << 24) - 1), max_size=40))
+def test_a_bag_counts_the_same_before_and_after_its_tables_are_built(deal, masks):
+    """`Solver.bag` counts card by card for its first asks and by byte tables after; the
+    relaxed games' verdicts rest on both giving each stock card's value once."""
+    problem = problem_from_game(Game.deal(deal, "one-recycle"))
+    solver = Solver(problem)
+    values = problem.stock_values
+    for S in [*masks, *masks]:  # (the second round after the tables, whatever came first)
+        expected = sum(1 << 3 * values[j] for j in range(24) if S >> j & 1)
+        assert solver.bag(S) == expected
+    for S in range(search._BAGS_BY_TABLE + 1):
+        solver.bag(S)
+    assert solver._bags, "the tables were built"
+    for S in masks:
+        assert solver.bag(S) == sum(1 << 3 * values[j] for j in range(24) if S >> j & 1)

@@ -104,7 +104,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, STOCK_SIZE
+from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, RANKS, STOCK_SIZE
 
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
@@ -172,7 +172,7 @@ class Problem:
         return tuple([_VALUES[name[0]] for name in self.stock])
 
 
-_VALUES = {rank: value for value, rank in enumerate("A23456789TJQK", 1)}
+_VALUES = {rank: value for value, rank in enumerate(RANKS, 1)}
 
 
 def card_value(name: str) -> int:

@@ -34,6 +34,7 @@ import time
 from array import array
 from collections.abc import Callable
 
+from ..cards import STOCK_SIZE
 from .search import (
     EMPTY_STOCK,
     FULL,
@@ -55,11 +56,14 @@ _CODE_MASK = (1 << _CODE_BITS) - 1
 _DRAWS = 1 << 12
 _RECYCLE = _DRAWS | 63
 _STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
-# The half move more for each pyramid card paired with a non-pyramid card past the L that the
-# removals bound assumes (`_Estimator.estimate`): with e of the cards in the way paired and the
-# card reached paired too, max(0, e + 1 - L) / 2 rounded up, at _PAST_L[e - L + _PAST_OFFSET].
-_PAST_OFFSET = 64
-_PAST_L = tuple(max(0, (m - _PAST_OFFSET + 2) // 2) for m in range(2 * _PAST_OFFSET))
+# The cost of reaching a card past d cards in the way, e of them paired with pyramid cards,
+# is d - e plus the half move more for each pyramid card paired with a non-pyramid card past
+# the L that the removals bound assumes (`_Estimator.estimate`): with the card reached paired
+# too, max(0, e + 1 - L) / 2 rounded up. _PAST_L[L][e] is what e adds to d: one table per L
+# (at most 48: four cards of each of twelve values), so that each cost is one lookup.
+_PAST_L = tuple(
+    tuple(max(0, (e - short + 2) // 2) - e for e in range(STOCK_SIZE + 1)) for short in range(49)
+)
 
 
 # Per kind of needs: the stock masks of the values needed once, those needed more often with
@@ -157,10 +161,11 @@ def _reach(
     """The moves needed to reach the cards the pyramid must still take from waste and stock
     (see `_Estimator.estimate`); _LOST when too few are left."""
     singles, multiples, short, partnered = kind
+    past = _PAST_L[short]
     below = S & ((1 << k) - 1)
-    ahead = S >> k
+    stock = S ^ below  # (in place, not shifted: a value's mask picks its stock cards as is)
     paired_below = below & partnered  # (the cards that may pair with pyramid cards)
-    paired_ahead = ahead & (partnered >> k)
+    paired_stock = stock & partnered
     lonely = base = -1  # for the recycle route, worked out when first needed
     extra = 0
     top = below.bit_length() - 1
@@ -169,17 +174,14 @@ def _reach(
         # The common case, in short: the cheapest card is the top one of this value in
         # the waste (by the cards on it), its lowest one (by the recycle) or the stock's
         # first. The cards on a waste card cost at most one move each.
-        best = _LOST
         if waste:
             j = waste.bit_length() - 1
             if j == top:
                 continue  # on the waste top: free
-            over = below >> (j + 1)
-            d = over.bit_count()
+            d = (below >> (j + 1)).bit_count()
             if d <= extra:
                 continue
-            e = (paired_below >> (j + 1)).bit_count()
-            best = d - e + _PAST_L[e - short + _PAST_OFFSET]
+            best = d + past[(paired_below >> (j + 1)).bit_count()]
             if recycle and best > extra:
                 if base < 0:
                     lonely = S & ~partnered if open_stock else S
@@ -187,22 +189,21 @@ def _reach(
                 route = base + (lonely & ((waste & -waste) - 1)).bit_count()
                 if route < best:
                     best = route
+            if best <= extra:
+                continue
+        else:
+            best = _LOST
+        cards = stock & mask
+        if cards:
+            before = stock & ((cards & -cards) - 1)
+            d = before.bit_count()
+            cost = d + past[(before & paired_stock).bit_count()] if open_stock else d + 1
+            if cost < best:
+                best = cost
+        elif best == _LOST:
+            return _LOST  # not enough partners left: the position is lost
         if best > extra:
-            cards = ahead & (mask >> k)
-            if cards:
-                before = (cards & -cards) - 1
-                d = (ahead & before).bit_count()
-                if open_stock:
-                    e = (paired_ahead & before).bit_count()
-                    cost = d - e + _PAST_L[e - short + _PAST_OFFSET]
-                else:
-                    cost = d + 1
-                if cost < best:
-                    best = cost
-            elif best == _LOST:
-                return _LOST  # not enough partners left: the position is lost
-            if best > extra:
-                extra = best
+            extra = best
     for mask, low in multiples:
         cards = waste = below & mask
         if (S & mask).bit_count() < low:
@@ -212,9 +213,8 @@ def _reach(
         while cards and n:  # the cards on them cost less the higher they lie
             j = cards.bit_length() - 1
             cards ^= 1 << j
-            d = (below >> (j + 1)).bit_count()
-            e = (paired_below >> (j + 1)).bit_count()
-            costs.append(d - e + _PAST_L[e - short + _PAST_OFFSET])
+            over = (below >> (j + 1)).bit_count()
+            costs.append(over + past[(paired_below >> (j + 1)).bit_count()])
             n -= 1
         if waste and recycle:
             # The recycle route costs less the deeper a card lies: the lowest ``low`` do.
@@ -230,17 +230,14 @@ def _reach(
             costs.sort()
             if costs[low - 1] <= extra:
                 continue
-        cards = ahead & (mask >> k)
+        cards = stock & mask
         n = low
         while cards and n:  # deeper stock cards cost more: the first ``low`` do
             card = cards & -cards
             cards ^= card
-            d = (ahead & (card - 1)).bit_count()
-            if open_stock:
-                e = (paired_ahead & (card - 1)).bit_count()
-                costs.append(d - e + _PAST_L[e - short + _PAST_OFFSET])
-            else:
-                costs.append(d + 1)
+            before = stock & (card - 1)
+            d = before.bit_count()
+            costs.append(d + past[(before & paired_stock).bit_count()] if open_stock else d + 1)
             n -= 1
         costs.sort()
         if costs[low - 1] > extra:

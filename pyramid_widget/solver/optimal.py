@@ -56,8 +56,8 @@ _CODE_MASK = (1 << _CODE_BITS) - 1
 _DRAWS = 1 << 12
 _RECYCLE = _DRAWS | 63
 _STOCK_AND_BOUNDARY = (1 << 29) - 1  # S | k << 24, of a position code shifted down by 28
-# The cost of reaching a card past d cards in the way, e of them paired with pyramid cards,
-# is d - e plus the half move more for each pyramid card paired with a non-pyramid card past
+# The cost of reaching a card past d cards in the way, e of them able to pair with pyramid
+# cards, is d - e plus the half move more for each pyramid card paired with a non-pyramid card past
 # the L that the removals bound assumes (`_Estimator.estimate`): with the card reached paired
 # too, max(0, e + 1 - L) / 2 rounded up. _PAST_L[L][e] is what e adds to d: one table per L
 # (at most 48: four cards of each of twelve values), so that each cost is one lookup.
@@ -213,8 +213,8 @@ def _reach(
         while cards and n:  # the cards on them cost less the higher they lie
             j = cards.bit_length() - 1
             cards ^= 1 << j
-            over = (below >> (j + 1)).bit_count()
-            costs.append(over + past[(paired_below >> (j + 1)).bit_count()])
+            d = (below >> (j + 1)).bit_count()
+            costs.append(d + past[(paired_below >> (j + 1)).bit_count()])
             n -= 1
         if waste and recycle:
             # The recycle route costs less the deeper a card lies: the lowest ``low`` do.

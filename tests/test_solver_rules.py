@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 
 from pyramid_widget import Game, solve
 from pyramid_widget.solver import search
-from pyramid_widget.solver.search import FULL, PyramidFacts, Solver, _exposed, _LastPass
+from pyramid_widget.solver.search import (
+    FULL,
+    PyramidFacts,
+    Solver,
+    _exposed,
+    _LastPass,
+    _phases_clash,
+)
 from pyramid_widget.solver.solution import problem_from_game
 
 
@@ -131,7 +138,7 @@ def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict)
     if P == FULL:
         result = not facts.deck_win or facts.stock_in_play or not bag & ~(7 << 39)
     else:
-        king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+        king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
         result = bool(king_bit) and relaxed_without_shortcuts(facts, P | king_bit, bag, memo)
         if not king_bit:
             result = any(relaxed_without_shortcuts(facts, P | b, bag, memo) for b, _, _ in pairs)
@@ -185,7 +192,7 @@ def two_phase_without_shortcuts(
         def wins(after: int, left: int) -> bool:
             return two_phase_without_shortcuts(facts, after, left, then, complete, memo, relaxed)
 
-        king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+        king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
         if king_bit:
             result = wins(P | king_bit, first)
         else:
@@ -261,6 +268,75 @@ def test_the_two_phase_game_forces_a_removal_only_where_every_win_allows_it(
     facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
     assert two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
     assert facts.two_phase(P, first, then)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    deal=st.integers(1, 10**6),
+    removed=st.integers(0, 18),
+    kept=st.integers(4, 24),
+    split=st.integers(0, 24),
+    deck=st.booleans(),
+    open_stock=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_lonely_cards_bound_to_both_phases_only_cut_lost_two_phase_games(
+    deal, removed, kept, split, deck, open_stock, seed
+):
+    """`_phases_clash` (a card that must leave in the first phase lying under one that must
+    leave in the second) calls a two-phase game lost only where the move-by-move game that may
+    leave cards unused (the loosest) cannot clear the pyramid either."""
+    values, P, stock = random_state(deal, removed, seed, 1)
+    facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
+    cut = min(split, kept)
+    first = sum(1 << 3 * v for v in stock[:cut])
+    then = sum(1 << 3 * v for v in stock[cut:kept])
+    if _phases_clash(facts.facts(P)[8], first, then):
+        assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
+        assert not facts.two_phase(P, first, then)
+
+
+@pytest.mark.parametrize(
+    "deal, P, first, then",
+    [
+        # Found among random states (`random_state`) whose bounds hold with both bags.
+        (559606, 268042241, 1726593892368, 558482133056),
+        (225051, 267190273, 69632, 757141345480),
+        (656172, 2097153, 1170513069648, 567074197504),
+        (299548, 256114689, 214901784584, 9663681536),
+        (358001, 265027585, 629231652872, 551100878984),
+        (656019, 268433537, 558484496464, 764537996288),
+    ],
+)
+def test_lonely_cards_bound_to_both_phases_prove_a_two_phase_game_lost(deal, P, first, then):
+    """States where the order of the lonely cards alone settles the two-phase game: each bag
+    lacks the partners of some card no pyramid card left can pair with, and one bound to the
+    first phase lies under one bound to the second. The move-by-move game agrees."""
+    values = [card.rank for card in Game.deal(deal).cards[:28]]
+    facts = PyramidFacts(values, deck_win=False, stock_in_play=True)
+    both = first + then
+    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P)[6])
+    assert _phases_clash(facts.facts(P)[8], first, then)
+    assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
+    assert not facts.two_phase(P, first, then)
+
+
+def test_lonely_cards_bound_to_both_phases_cut_rule_nines_search_and_decide_alike(monkeypatch):
+    """On strict's deals, which rule 9 mostly settles at the start, the order of the lonely
+    cards cuts the two-phase searches short: fewer positions, the same verdicts."""
+    rules = "strict"
+    games = [Game.deal(deal, rules) for deal in range(1, 61)]
+
+    def decide(game: Game) -> tuple[bool, int]:
+        problem = problem_from_game(game)
+        solver = Solver(problem)
+        return solver.solve(problem.start) is not None, solver.pyramid.positions
+
+    with_cut = [decide(game) for game in games]
+    monkeypatch.setattr(search, "_phases_clash", lambda *_: False)
+    without = [decide(game) for game in games]
+    assert [won for won, _ in with_cut] == [won for won, _ in without]
+    assert sum(n for _, n in with_cut) < 0.9 * sum(n for _, n in without)
 
 
 def test_the_relaxed_game_pairs_a_card_with_its_one_partner_only_when_it_may_leave_cards():
@@ -434,7 +510,7 @@ def two_phase_and_used_up(
     if key not in memo:
         result = relaxed_without_shortcuts(every, P, then, relaxed)
         if not result and P != FULL:
-            king_bit, _, pairs, by_value, _, _, _, _ = facts.facts(P)
+            king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
             nexts = [(P | king_bit, first)] if king_bit else [(P | b, first) for b, _, _ in pairs]
             if not king_bit:
                 for v in range(1, 13):

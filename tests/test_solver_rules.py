@@ -207,19 +207,25 @@ def two_phase_without_shortcuts(
     return result
 
 
+@st.composite
+def two_phase_games(draw) -> tuple[PyramidFacts, int, int, int]:
+    """A rule-9 two-phase game from a random deal: the pyramid's facts under random rules, a
+    pyramid state with the apex gone (as in rule 9) and some cards taken away, and up to 24
+    of the other cards' values split into a first and a second bag."""
+    values, P, stock = random_state(
+        draw(st.integers(1, 10**6)), draw(st.integers(0, 18)), draw(st.integers(0, 10**6)), 1
+    )
+    facts = PyramidFacts(values, deck_win=draw(st.booleans()), stock_in_play=draw(st.booleans()))
+    kept = draw(st.integers(4, 24))
+    cut = min(draw(st.integers(0, 24)), kept)
+    first = sum(1 << 3 * v for v in stock[:cut])
+    then = sum(1 << 3 * v for v in stock[cut:kept])
+    return facts, P, first, then
+
+
 @settings(max_examples=80, deadline=None)
-@given(
-    deal=st.integers(1, 10**6),
-    removed=st.integers(0, 18),
-    kept=st.integers(4, 24),
-    split=st.integers(0, 24),
-    deck=st.booleans(),
-    open_stock=st.booleans(),
-    seed=st.integers(0, 10**6),
-)
-def test_the_two_phase_games_forced_removals_never_change_its_verdict(
-    deal, removed, kept, split, deck, open_stock, seed
-):
+@given(game=two_phase_games())
+def test_the_two_phase_games_forced_removals_never_change_its_verdict(game):
     """`PyramidFacts.two_phase` plays a card with no pyramid partner left at once with a
     first-phase card when only the first phase can give it one or the first bag serves every
     card of its value, and a card with its one exposed partner when neither bag holds a
@@ -228,14 +234,10 @@ def test_the_two_phase_games_forced_removals_never_change_its_verdict(
     bounds also cut lines that leave cards unused: then its verdict lies between the
     move-by-move game that must use them all and the one that may leave them (True for every
     line of the real game, which uses them all)."""
-    values, P, stock = random_state(deal, removed, seed, 1)  # the apex gone, as in rule 9
-    facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
-    cut = min(split, kept)
-    first = sum(1 << 3 * v for v in stock[:cut])
-    then = sum(1 << 3 * v for v in stock[cut:kept])
+    facts, P, first, then = game
     verdict = facts.two_phase(P, first, then)
     loose = two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
-    if deck and not open_stock:
+    if facts.capped:
         assert two_phase_without_shortcuts(facts, P, first, then, True, {}, {}) <= verdict
         assert verdict <= loose
     else:
@@ -271,26 +273,12 @@ def test_the_two_phase_game_forces_a_removal_only_where_every_win_allows_it(
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    deal=st.integers(1, 10**6),
-    removed=st.integers(0, 18),
-    kept=st.integers(4, 24),
-    split=st.integers(0, 24),
-    deck=st.booleans(),
-    open_stock=st.booleans(),
-    seed=st.integers(0, 10**6),
-)
-def test_lonely_cards_bound_to_both_phases_only_cut_lost_two_phase_games(
-    deal, removed, kept, split, deck, open_stock, seed
-):
+@given(game=two_phase_games())
+def test_lonely_cards_bound_to_both_phases_only_cut_lost_two_phase_games(game):
     """`_phases_clash` (a card that must leave in the first phase lying under one that must
     leave in the second) calls a two-phase game lost only where the move-by-move game that may
     leave cards unused (the loosest) cannot clear the pyramid either."""
-    values, P, stock = random_state(deal, removed, seed, 1)
-    facts = PyramidFacts(values, deck_win=deck, stock_in_play=open_stock)
-    cut = min(split, kept)
-    first = sum(1 << 3 * v for v in stock[:cut])
-    then = sum(1 << 3 * v for v in stock[cut:kept])
+    facts, P, first, then = game
     if _phases_clash(facts.facts(P)[8], first, then):
         assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
         assert not facts.two_phase(P, first, then)

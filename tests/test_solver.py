@@ -126,6 +126,21 @@ def test_shortest_wins_are_as_short_as_a_breadth_first_search_finds(rules):
     assert checked >= 10
 
 
+def test_the_shortest_wins_estimate_counts_a_waste_card_once_by_its_cheaper_route():
+    """Two cards of a value must still come from waste and stock: one on the waste, reached
+    for one move by the recycle or for two by the cards on it, and one in the stock, five
+    moves away. Both are reached, so the estimate is the stock card's five, not the waste
+    card's second route (a bound that counts one card twice is weaker than it need be)."""
+    from pyramid_widget.solver.optimal import _reach
+
+    waste_card, stock_card = 1 << 0, 1 << 13
+    waste_and_stock = (1 << 14) - 1  # waste: 0 (the card) to 2, the stock: 3 to 13
+    partnered = waste_card | waste_and_stock >> 3 << 3  # cards 1 and 2 pair with nothing
+    kind = ((), ((waste_card | stock_card, 2),), 2, partnered)
+    assert _reach(kind, waste_and_stock, 3, True, True) == 5
+    assert _reach(kind, waste_and_stock, 3, False, True) == 5  # no recycle: two for the first
+
+
 def test_the_reference_optimal_lines_are_no_shorter_than_ours():
     """The reference's own lines replay on our engine and are as long as our shortest."""
     for row in load("open-stock.jsonl")[:40]:

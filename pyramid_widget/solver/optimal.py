@@ -205,27 +205,23 @@ def _reach(
         if best > extra:
             extra = best
     for mask, low in multiples:
-        cards = waste = below & mask
+        cards = below & mask
         if (S & mask).bit_count() < low:
             return _LOST  # not enough partners left: the position is lost
         costs = []
-        n = low
-        while cards and n:  # the cards on them cost less the higher they lie
+        if cards and recycle and base < 0:
+            lonely = S & ~partnered if open_stock else S
+            base = 1 + (lonely >> k).bit_count() + (not open_stock)
+        while cards:  # each waste card (at most four) by the cheaper of its two routes
             j = cards.bit_length() - 1
-            cards ^= 1 << j
-            d = (below >> (j + 1)).bit_count()
-            costs.append(d + past[(paired_below >> (j + 1)).bit_count()])
-            n -= 1
-        if waste and recycle:
-            # The recycle route costs less the deeper a card lies: the lowest ``low`` do.
-            if base < 0:
-                lonely = S & ~partnered if open_stock else S
-                base = 1 + (lonely >> k).bit_count() + (not open_stock)
-            n = low
-            while waste and n:
-                costs.append(base + (lonely & ((waste & -waste) - 1)).bit_count())
-                waste &= waste - 1
-                n -= 1
+            card = 1 << j
+            cards ^= card
+            cost = (below >> (j + 1)).bit_count() + past[(paired_below >> (j + 1)).bit_count()]
+            if recycle:
+                route = base + (lonely & (card - 1)).bit_count()
+                if route < cost:
+                    cost = route
+            costs.append(cost)
         if len(costs) >= low:
             costs.sort()
             if costs[low - 1] <= extra:

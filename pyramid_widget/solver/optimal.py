@@ -114,6 +114,9 @@ class _Estimator:
           stock is emptied, the waste turned over and the cards before it leave the new stock:
           the recycle, plus one move for each of those cards (and each card still in the stock)
           that cannot pair with a pyramid card, or for every one of them with the stock face down.
+
+        A waste card is reached by one route or the other, so it costs the cheaper of the two,
+        and it counts once: the n cards reached are n distinct cards.
         """
         solver = self.solver
         P = state & FULL

@@ -88,9 +88,17 @@ winnable. The rules (each argued at its definition):
    the position is lost (one relaxed game with all of waste and stock but one partner settles
    most of them first). The same holds for the last of the two cards on the apex, when those
    two cannot pair with each other.
+10. The last pass in segments (`Solver.segments_ahead`), with the stock face down and a pyramid
+   win, in the pass before the last: a card whose value has no partner left in the pyramid
+   never leaves, so once drawn it keeps every card under it out of play (until the recycle,
+   then for good), and so does the apex's partner until the apex leaves. The pyramid must be
+   cleared by the relaxed game in phases: the cards in play in this pass, then the last
+   pass's cards segment by segment between such cards (`PyramidFacts.ahead` and
+   `PyramidFacts.phases`). Asked where the walk draws such a card, once a search runs long,
+   and only in two-pass games (see `Solver.__init__`).
 
-Rules 1, 7, 8 and 9 only cut positions that are lost; rules 2 to 6 keep, for every winnable
-position cut, a winnable one of V closer to a win, as argued at each.
+Rules 1, 7, 8, 9 and 10 only cut positions that are lost; rules 2 to 6 keep, for every
+winnable position cut, a winnable one of V closer to a win, as argued at each.
 
 Draws where nothing can be removed are walked through without a look (they have one move, the
 next draw); a walk that reaches the code memoised by an earlier walk of the same cards stops
@@ -137,6 +145,9 @@ _LEVEL = sum(8 << 4 * r for r in range(1, 7))
 _TILT = (0, *[-(1 << 4 * v) if v <= 6 else 1 << 4 * (13 - v) for v in range(1, 13)], 0)
 
 _BAGS_BY_TABLE = 16  # `Solver.bag`'s asks before it builds its tables
+_BAG = (1 << 42) - 1  # one bag (3 bits per value, Kings included) of a packed run of bags
+_SEGMENT_NODES = 2000  # nodes a search takes before rule 10 is asked (most end sooner)
+_NEVER = 1 << 62  # a node count no search reaches
 _RELAXED_BUDGET = 20000  # relaxed positions the up-front check may visit before it gives up
 
 
@@ -357,6 +368,8 @@ class PyramidFacts:
         self._relaxed: dict[int, bool] = {}
         self._two_phase: dict[int, bool] = {}
         self._drained: dict[int, bool] = {}
+        self._phases: dict[int, bool] = {}
+        self._ahead: dict[int, bool] = {}
         self._counts: dict[int, tuple[int, ...]] = {}
         # `drained`'s second phase: the relaxed game with every card used (made when needed);
         # per pyramid state, the balance of its cards per pair of ranks (see _LEVEL).
@@ -703,7 +716,7 @@ class PyramidFacts:
         if king_bit:
             forced = king_bit, 0
         else:
-            both = first + later
+            both = first | later  # (a field is zero in both: `ahead`'s bags may overlap)
             for i, unit, mate, enough in bound:
                 if not mate:
                     if not later & 7 * unit or (lenient and first & 7 * unit >= enough):
@@ -724,6 +737,93 @@ class PyramidFacts:
                     if wins(P | 1 << i, less, then):
                         return True
         return False
+
+    def phases(self, P: int, first: int, rest: int) -> bool:
+        """Rule 10's last pass: could the pyramid P be cleared using first only the cards of
+        bag ``first`` (and pyramid pairs), then only those of the next bag of ``rest`` (bags
+        packed 42 bits each, the next lowest, none empty), and so on? The relaxed game in
+        phases, each card used at most once; memoised. The bags may not share a card (their
+        counts are summed for the bounds).
+
+        The moves of a phase are `_first_phase`'s (the removals forced there are forced in
+        every phase: a card whose partners only this phase holds takes one now, and two cards
+        that only each other can take pair now); moving on to the next phase first, as a
+        line that wins by leaving this one at once is the quickest to find. Asked first, as
+        in `two_phase`: the order of the lonely cards (`_phases_clash`, with this phase's bag
+        against all the later ones together).
+        """
+        if not rest:
+            return self.relaxed(P, first)
+        memo = self._phases
+        key = P | first << 28 | rest << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        later = 0
+        bags = rest
+        while bags:
+            later += bags & _BAG
+            bags >>= 42
+        facts = self._facts.get(P) or self.facts(P)
+        result = False
+        if not (facts[8] and _phases_clash(facts[8], first, later)):
+            both = first + later
+            for v, low, _ in facts[6]:
+                if both >> 3 * v & 7 < low:
+                    break
+            else:
+                result = self.phases(P, rest & _BAG, rest >> 42) or self._first_phase(
+                    P, first, rest, later, facts, self.phases, True
+                )
+        memo[key] = result
+        return result
+
+    def ahead(self, P: int, first: int, then: int) -> bool:
+        """Rule 10 in the pass before the last: could the pyramid P be cleared using first
+        only the cards of bag ``first``, then those of bag ``then & _BAG`` (this pass: a
+        second phase, or none), then the last pass's bags ``then >> 42`` (`phases`)? A card
+        may lie in a bag of each pass (the two passes' counts are added apart, as their sum
+        could overflow a field). Memoised."""
+        memo = self._ahead
+        key = P | first << 28 | then << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        second = then & _BAG
+        rest = then >> 42
+        later = 0
+        bags = rest
+        while bags:
+            later += bags & _BAG
+            bags >>= 42
+        now = first + second
+        facts = self._facts.get(P) or self.facts(P)
+        result = False
+        for v, low, _ in facts[6]:
+            if (now >> 3 * v & 7) + (later >> 3 * v & 7) < low:
+                break
+        else:
+            if second:
+                result = self.ahead(P, second, rest << 42)
+            else:
+                result = self.phases(P, rest & _BAG, rest >> 42)
+            result = result or self._first_phase(
+                P, first, then, second | later, facts, self.ahead, True
+            )
+        memo[key] = result
+        return result
 
     def spent_game(self) -> PyramidFacts:
         """The relaxed game of this pyramid in which every bag card must leave with a pyramid
@@ -974,6 +1074,12 @@ class Solver:
         self._last: _LastPass | None = None  # rule 8, once the search of a last pass runs long
         self._switch_at: int | None = None
         self._apex_at_recycle = True  # rule 9 at each recycle into the last pass (see solve)
+        # Rule 10 (the stock face down, a pyramid win, two passes): asked in the first pass
+        # once a search has taken _SEGMENT_NODES nodes. (Sound in any pass before the last,
+        # but in classic's second pass of three it cost more than it cut: deals 1-6000 side
+        # by side, p99 52.5 -> 57.7 ms.)
+        self._segmented = not (problem.stock_in_play or problem.deck_win) and problem.passes == 2
+        self._segments_from = _NEVER  # the node count from which rule 10 is asked (`solve`)
         self._pinfo: dict[int, tuple] = {}
         self._tight: dict[tuple[int, ...], tuple] = {}  # rule 6's values, per pyramid counts
         self.deadline: float | None = None
@@ -1232,6 +1338,85 @@ class Solver:
                 return True
         return False
 
+    def _segments(self, S: int, barriers: int) -> int:
+        """The cards of S between the cards of ``barriers``, in drawing order: their bags packed
+        42 bits each, the first lowest, empty ones left out (rule 10's last pass)."""
+        bag = self.bag
+        rest = shift = low = 0  # (``low``: the first place after the last barrier seen)
+        while barriers:
+            bit = barriers & -barriers
+            barriers ^= bit
+            cards = S & (bit - 1) >> low << low
+            low = bit.bit_length()
+            if cards:
+                rest |= bag(cards) << shift
+                shift += 42
+        cards = S >> low << low
+        if cards:
+            rest |= bag(cards) << shift
+        return rest
+
+    def segments_ahead(self, P: int, S: int, k: int) -> bool:
+        """Rule 10, in the pass before the last, with the stock face down and a pyramid win:
+        False when the position (P, S, k) is lost because the last pass is played in segments.
+
+        A card whose value has no partner left in the pyramid (dead, `_info`'s rule-6 values)
+        can never leave: with the stock face down a waste card leaves only with a pyramid card
+        (or alone, as a King), and it stays dead, as pyramid cards only leave. Once drawn it
+        stays on the waste, and every card under it is out of play: until the recycle in this
+        pass, for good in the last. So in the last pass the cards between two dead cards can be
+        used only after the first of them is drawn and before the second is: the last pass
+        clears the pyramid, if at all, in phases, one per such segment (`PyramidFacts.phases`;
+        a dead card at the recycle that is not dead now only splits a segment further, and a
+        card used before leaves a bag, so today's segments of S are a relaxation). In this
+        pass, the cards in play at some time are the stock's and the waste's above its topmost
+        dead card; they may be used before the recycle (`PyramidFacts.ahead`, which counts a
+        card in both passes: a relaxation again).
+
+        The apex lies under every other pyramid card, so it leaves last, with a partner p from
+        waste or stock. p stays until then, and like a dead card it keeps what lies under it
+        out of play: in this pass (the cards before p can be used only before p is drawn, the
+        ones after only after it), and in the last, where every card drawn after p must leave
+        before the apex, so none of them is dead: the last pass ends with the cards after p up
+        to the next dead card. Each p is tried, with the rest of the pyramid to clear (the
+        partner's value is dead for the rest when the apex is its last card of its value); none
+        fitting proves the position lost.
+        """
+        info = self._pinfo.get(P) or self._info(P)
+        dead = info[9][0]
+        pv = self.pv
+        pyramid = self.pyramid
+        bag = self.bag
+        W = S & ((1 << k) - 1)
+        if P & 1 or pv[0] == 13:
+            barriers = S & dead
+            if not barriers:
+                return True
+            top = (W & barriers).bit_length()
+            first = bag(S & ~barriers >> top << top)
+            return pyramid.ahead(P, first, self._segments(S, barriers) << 42)
+        need = S & self._value_masks[13 - pv[0]]
+        if info[5][pv[0]] == 1:
+            dead |= need  # (only the apex is left to take them)
+        barriers = S & dead
+        while need:
+            p = need & -need
+            need ^= p
+            bars = barriers | p
+            top = (W & bars).bit_length()
+            after = bars >> p.bit_length() << p.bit_length()
+            end = (after & -after) - 1 if after else -1  # the last pass ends at the next barrier
+            last = self._segments(S & end, bars & end)
+            if p >> k:  # p in the stock: this pass before p, then after it
+                first = bag(S & ~bars & (p - 1) >> top << top)
+                then = bag(S & ~bars & ~((p << 1) - 1)) | last << 42
+            else:
+                first = bag(S & ~bars >> top << top)
+                then = last << 42
+            if pyramid.ahead(P | 1, first, then):
+                return True
+        return False
+
     def kept(self, P: int, S: int, k: int) -> int:
         """The cards of a last-pass position as the search keeps them (rule 6): ``S`` without
         the waste cards buried for good, or -1 when that proves the position lost."""
@@ -1312,6 +1497,9 @@ class Solver:
         """
         self.deadline, self.node_limit = deadline, node_limit
         self._apex_at_recycle = apex_at_recycle
+        self._segments_from = (
+            self.nodes + _SEGMENT_NODES if self._segmented and apex_at_recycle else _NEVER
+        )
         P, S, k, p = state
         if self.problem.passes is None:
             p = 0
@@ -1436,6 +1624,7 @@ class Solver:
         king_from_stock = problem.king_from_stock
         deck_win = self.deck_win
         last = p == passes
+        segmented = p + 1 == passes
         walk = [0]  # draws per pass since the start of the walk (a recycle between two)
         keys: list[tuple[int, int | None]] = []  # (memo key, its code before this walk)
         keyed = -1
@@ -1562,6 +1751,7 @@ class Solver:
                     else:
                         p += 1
                         last = p == passes
+                        segmented = False
                         settled = 0  # the waste is empty again
                     walk.append(0)
                     continue
@@ -1575,11 +1765,19 @@ class Solver:
                         w, k = k, next_stock(S, k)
                         walk[-1] += 1
                 else:
-                    ahead = S >> k << k & useful
-                    if ahead:
-                        j = (ahead & -ahead).bit_length() - 1
+                    coming = S >> k << k & useful
+                    if coming:
+                        j = (coming & -coming).bit_length() - 1
                         walk[-1] += (S >> k & ((2 << (j - k)) - 1)).bit_count()
+                        drawn = S & (1 << j) - (1 << k)
                         k = next_stock(S, j)
+                        if (
+                            drawn & tight[0]
+                            and segmented
+                            and self.nodes >= self._segments_from
+                            and not self.segments_ahead(P, S, k)
+                        ):
+                            return False  # rule 10: a dead card drawn
                     else:
                         walk[-1] += (S >> k).bit_count()
                         k = EMPTY_STOCK

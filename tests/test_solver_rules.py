@@ -28,22 +28,26 @@ from pyramid_widget.solver.search import (
 from pyramid_widget.solver.solution import problem_from_game
 
 
-def last_pass_position(deal: int, rules: str, seed: int) -> Game:
-    """A position in the last pass: on a winning line (then perhaps one random move) for odd
-    seeds mixed with deals, by random play that prefers removals otherwise."""
+def played_position(deal: int, rules: str, seed: int, *, before_last: bool = False) -> Game:
+    """A position in the last pass (or, ``before_last``, in the pass before it): on a winning
+    line (then perhaps one random move) for odd seeds mixed with deals, by random play that
+    prefers removals otherwise; stopped at random in the pass wanted, most often just after a
+    draw."""
     rng = random.Random(f"{seed}-{deal}-{rules}")
     game = Game.deal(deal, rules)
+    wanted = game.rules.passes - before_last
+    stop, prefer = (0.05, 0.7) if before_last else (0.06, 0.8)
     line = list(solve(game).moves) if (seed + deal) % 2 else []
     for _ in range(400):
         moves = game.legal_moves()
-        in_last = game.pass_number == game.rules.passes
-        if not moves or (in_last and rng.random() < 0.06):
+        here = game.pass_number == wanted
+        if not moves or game.pass_number > wanted or (here and rng.random() < stop):
             break
         if line:
             game.play(line.pop(0))
             continue
         removals = [m for m in moves if m.kind in ("pair", "king")]
-        game.play(rng.choice(removals if removals and rng.random() < 0.8 else moves))
+        game.play(rng.choice(removals if removals and rng.random() < prefer else moves))
     if line and rng.random() < 0.5 and game.legal_moves():
         game.play(rng.choice(game.legal_moves()))
     return game
@@ -67,7 +71,7 @@ def test_the_last_pass_as_a_stack_agrees_with_the_plain_search(rules, monkeypatc
     for deal in range(1, 400):
         if len(verdicts) >= 24 and verdicts.count(True) >= 4:
             break
-        game = last_pass_position(deal, rules, seed=3)
+        game = played_position(deal, rules, seed=3)
         if game.is_won or game.pass_number != game.rules.passes:
             continue
         plain = solve(game).status == "winnable"
@@ -84,7 +88,7 @@ def test_the_last_pass_as_a_stack_agrees_with_a_brute_force_search(rules):
     for deal in range(1, 300):
         if verdicts.count(True) >= 3 and verdicts.count(False) >= 3:
             break
-        game = last_pass_position(deal, rules, seed=11)
+        game = played_position(deal, rules, seed=11)
         if game.is_won or game.cleared < 16:
             continue
         try:
@@ -383,7 +387,7 @@ def test_the_apex_rule_never_calls_a_winnable_last_pass_lost(rules):
     exact verdict, on last-pass positions; it must also cut some."""
     cuts = wins = 0
     for deal in range(1, 120):
-        game = last_pass_position(deal, rules, seed=5)
+        game = played_position(deal, rules, seed=5)
         if game.is_won or game.pass_number != game.rules.passes:
             continue
         problem = problem_from_game(game)
@@ -740,29 +744,6 @@ def test_the_pass_before_the_last_in_phases_is_the_move_by_move_game(game):
     assert verdict == phases_without_shortcuts(facts, P, bags, {})
 
 
-def first_pass_position(deal: int, rules: str, seed: int) -> Game:
-    """A position in the pass before the last: on a winning line for odd seeds mixed with
-    deals (then perhaps one random move), by random play that prefers removals otherwise;
-    stopped at random, most often just after a draw."""
-    rng = random.Random(f"{seed}-{deal}-{rules}")
-    game = Game.deal(deal, rules)
-    before_last = game.rules.passes - 1
-    line = list(solve(game).moves) if (seed + deal) % 2 else []
-    for _ in range(400):
-        moves = game.legal_moves()
-        here = game.pass_number == before_last
-        if not moves or game.pass_number > before_last or (here and rng.random() < 0.05):
-            break
-        if line:
-            game.play(line.pop(0))
-            continue
-        removals = [m for m in moves if m.kind in ("pair", "king")]
-        game.play(rng.choice(removals if removals and rng.random() < 0.7 else moves))
-    if line and rng.random() < 0.5 and game.legal_moves():
-        game.play(rng.choice(game.legal_moves()))
-    return game
-
-
 @pytest.mark.parametrize("rules", ["one-recycle", "classic"])
 def test_the_last_pass_in_segments_never_calls_a_winnable_position_lost(rules):
     """Rule 10 (`Solver.segments_ahead`) against the exact verdict of a search without it, on
@@ -770,7 +751,7 @@ def test_the_last_pass_in_segments_never_calls_a_winnable_position_lost(rules):
     classic's three, where it is sound though not asked); it must also cut some."""
     cuts = wins = 0
     for deal in range(1, 160):
-        game = first_pass_position(deal, rules, seed=3)
+        game = played_position(deal, rules, seed=3, before_last=True)
         if game.is_won or game.pass_number != game.rules.passes - 1:
             continue
         problem = problem_from_game(game)

@@ -297,6 +297,16 @@ def _augment(a: int, rights: list[int], match: dict[int, int], tried: set[int]) 
     return False
 
 
+def _together(bags: int) -> int:
+    """The cards of a packed run of bags (42 bits each) in one bag, their counts summed (rule
+    10's later phases, whose bags share no card)."""
+    total = 0
+    while bags:
+        total += bags & _BAG
+        bags >>= 42
+    return total
+
+
 def _phases_clash(lonely: tuple, first: int, then: int) -> bool:
     """Rule 9's two phases (`PyramidFacts.two_phase`), first with the cards of bag ``first``,
     then with those of bag ``then``: True when the order of the lonely cards (``lonely``:
@@ -765,11 +775,7 @@ class PyramidFacts:
         if P == FULL:
             memo[key] = True
             return True
-        later = 0
-        bags = rest
-        while bags:
-            later += bags & _BAG
-            bags >>= 42
+        later = _together(rest)
         facts = self._facts.get(P) or self.facts(P)
         result = False
         if not (facts[8] and _phases_clash(facts[8], first, later)):
@@ -803,11 +809,7 @@ class PyramidFacts:
             return True
         second = then & _BAG
         rest = then >> 42
-        later = 0
-        bags = rest
-        while bags:
-            later += bags & _BAG
-            bags >>= 42
+        later = _together(rest)
         now = first + second
         facts = self._facts.get(P) or self.facts(P)
         result = False

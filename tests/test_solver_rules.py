@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 
 import pytest
 from helpers import brute_force
@@ -134,27 +135,37 @@ def random_state(deal: int, removed: int, seed: int, P: int) -> tuple[list[int],
     return [card.rank for card in game.cards[:28]], P, stock
 
 
+def relaxed_moves(facts: PyramidFacts, P: int, bag: int) -> Iterator[tuple[int, int]]:
+    """The relaxed game's moves from pyramid P with the cards of ``bag``, one by one, as (the
+    pyramid after, the bag after): an exposed King alone (it takes no bag card and only
+    uncovers others, so taking it first loses no win), else every pyramid pair and every
+    exposed card with a bag card of its partner value. The move-by-move games below force
+    no other removal."""
+    king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
+    if king_bit:
+        yield P | king_bit, bag
+        return
+    for bits, _, _ in pairs:
+        yield P | bits, bag
+    for v in range(1, 13):
+        if by_value[v] and bag >> 3 * (13 - v) & 7:
+            less = bag - (1 << 3 * (13 - v))
+            for i in by_value[v]:
+                yield P | 1 << i, less
+
+
 def relaxed_without_shortcuts(facts: PyramidFacts, P: int, bag: int, memo: dict) -> bool:
-    """The relaxed game searched move by move, with no removal forced."""
+    """The relaxed game searched move by move (`relaxed_moves`)."""
     key = P | bag << 28
     if key in memo:
         return memo[key]
     if P == FULL:
         result = not facts.deck_win or facts.stock_in_play or not bag & ~(7 << 39)
     else:
-        king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
-        result = bool(king_bit) and relaxed_without_shortcuts(facts, P | king_bit, bag, memo)
-        if not king_bit:
-            result = any(relaxed_without_shortcuts(facts, P | b, bag, memo) for b, _, _ in pairs)
-            for v in range(1, 13):
-                if result:
-                    break
-                if by_value[v] and bag >> 3 * (13 - v) & 7:
-                    less = bag - (1 << 3 * (13 - v))
-                    result = any(
-                        relaxed_without_shortcuts(facts, P | 1 << i, less, memo)
-                        for i in by_value[v]
-                    )
+        result = any(
+            relaxed_without_shortcuts(facts, after, left, memo)
+            for after, left in relaxed_moves(facts, P, bag)
+        )
     memo[key] = result
     return result
 
@@ -184,7 +195,7 @@ def two_phase_without_shortcuts(
 ) -> bool:
     """The relaxed game in two phases searched move by move: the first phase may end at any
     moment (with ``complete``, only once every card of ``first`` but Kings is used), and the
-    rest is then the relaxed game with ``then`` alone; no removal is forced."""
+    rest is then the relaxed game with ``then`` alone (`relaxed_moves`)."""
     key = (P, first, then)
     if key in memo:
         return memo[key]
@@ -192,21 +203,10 @@ def two_phase_without_shortcuts(
         facts, P, then, relaxed
     )
     if not result and P != FULL:
-
-        def wins(after: int, left: int) -> bool:
-            return two_phase_without_shortcuts(facts, after, left, then, complete, memo, relaxed)
-
-        king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
-        if king_bit:
-            result = wins(P | king_bit, first)
-        else:
-            result = any(wins(P | b, first) for b, _, _ in pairs)
-            for v in range(1, 13):
-                if result:
-                    break
-                if by_value[v] and first >> 3 * (13 - v) & 7:
-                    less = first - (1 << 3 * (13 - v))
-                    result = any(wins(P | 1 << i, less) for i in by_value[v])
+        result = any(
+            two_phase_without_shortcuts(facts, after, left, then, complete, memo, relaxed)
+            for after, left in relaxed_moves(facts, P, first)
+        )
     memo[key] = result
     return result
 
@@ -502,16 +502,9 @@ def two_phase_and_used_up(
     if key not in memo:
         result = relaxed_without_shortcuts(every, P, then, relaxed)
         if not result and P != FULL:
-            king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
-            nexts = [(P | king_bit, first)] if king_bit else [(P | b, first) for b, _, _ in pairs]
-            if not king_bit:
-                for v in range(1, 13):
-                    if by_value[v] and first >> 3 * (13 - v) & 7:
-                        less = first - (1 << 3 * (13 - v))
-                        nexts += [(P | 1 << i, less) for i in by_value[v]]
             result = any(
                 two_phase_and_used_up(facts, every, after, left, then, memo, relaxed)
-                for after, left in nexts
+                for after, left in relaxed_moves(facts, P, first)
             )
         memo[key] = result
     return memo[key]
@@ -661,27 +654,16 @@ def test_a_bag_counts_the_same_before_and_after_its_tables_are_built(deal, masks
 def phases_without_shortcuts(facts: PyramidFacts, P: int, bags: tuple[int, ...], memo: dict):
     """The relaxed game in phases searched move by move: each phase may use the cards of its
     own bag (a card may lie in two bags: each is a copy of its own), pyramid pairs and Kings
-    at any time, and may end at any moment; no removal is forced."""
+    at any time, and may end at any moment (`relaxed_moves`)."""
     key = (P, bags)
     if key in memo:
         return memo[key]
     result = P == FULL
     if not result and bags:
-        result = phases_without_shortcuts(facts, P, bags[1:], memo)
-        king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
-        first = bags[0]
-        if not result and king_bit:
-            result = phases_without_shortcuts(facts, P | king_bit, bags, memo)
-        if not result:
-            result = any(phases_without_shortcuts(facts, P | b, bags, memo) for b, _, _ in pairs)
-        for v in range(1, 13):
-            if result:
-                break
-            if by_value[v] and first >> 3 * (13 - v) & 7:
-                less = (first - (1 << 3 * (13 - v)), *bags[1:])
-                result = any(
-                    phases_without_shortcuts(facts, P | 1 << i, less, memo) for i in by_value[v]
-                )
+        result = phases_without_shortcuts(facts, P, bags[1:], memo) or any(
+            phases_without_shortcuts(facts, after, (left, *bags[1:]), memo)
+            for after, left in relaxed_moves(facts, P, bags[0])
+        )
     memo[key] = result
     return result
 

@@ -11,7 +11,7 @@ import re
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -150,6 +150,14 @@ def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> None:
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def replay_wins(game: Game, moves: Iterable[str]) -> bool:
+    """Play the line on a copy of the engine's game; True when it ends won."""
+    copy = game.copy()
+    for move in moves:
+        copy.play(move)
+    return copy.is_won
 
 
 def brute_force(game: Game, budget: int) -> bool:

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import replay_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,13 +20,6 @@ from pyramid_widget.solver.solution import problem_from_game
 
 DECKS = Path(__file__).resolve().parent / "data" / "decks"
 RULES = ["classic", "open-stock", "one-recycle", "classic,passes=1", "strict"]
-
-
-def replay_wins(game: Game, moves) -> bool:
-    copy = game.copy()
-    for move in moves:
-        copy.play(move)
-    return copy.is_won
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from helpers import brute_force, fewest_moves
+from helpers import brute_force, fewest_moves, replay_wins
 
 from pyramid_widget import Game, Rules, solve
 
@@ -25,14 +25,6 @@ DECKS = Path(__file__).resolve().parent / "data" / "decks"  # a copy of shared/d
 def load(name: str) -> list[dict]:
     path = DECKS / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def replay_wins(game: Game, moves) -> bool:
-    """Play the line on a copy of the engine's game; True when it ends won."""
-    copy = game.copy()
-    for move in moves:
-        copy.play(move)
-    return copy.is_won
 
 
 def check(game: Game, **kwargs):

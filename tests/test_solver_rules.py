@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from helpers import brute_force
+from helpers import brute_force, replay_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,10 +113,7 @@ def test_a_long_last_pass_search_hands_over_to_the_stack_and_its_line_replays(ru
         monkeypatch.setattr(search, "_PLAIN_NODES", 0)
         assert fast.status == plain.status, deal
         if fast.status == "winnable":
-            copy = game.copy()
-            for move in fast.moves:
-                copy.play(move)
-            assert copy.is_won, deal
+            assert replay_wins(game, fast.moves), deal
 
 
 def random_state(deal: int, removed: int, seed: int, P: int) -> tuple[list[int], int, list[int]]:
@@ -414,10 +411,7 @@ def test_leaving_the_apex_rule_out_at_recycles_cuts_less_and_decides_alike(rules
         other = without.solve(problem.start, apex_at_recycle=False)
         assert (line is None) == (other is None), deal
         if other is not None:
-            replay = game.copy()
-            for move in other:
-                replay.play(move)
-            assert replay.is_won, deal
+            assert replay_wins(game, other), deal
         walked_more += without.nodes > with_rule.nodes
     assert walked_more >= 3, walked_more  # the rule does cut where it runs
 
@@ -760,10 +754,7 @@ def test_the_last_pass_in_segments_decides_alike_and_cuts(monkeypatch):
         other = without.solve(problem.start)
         assert (line is None) == (other is None), deal
         if line is not None:
-            replay = game.copy()
-            for move in line:
-                replay.play(move)
-            assert replay.is_won, deal
+            assert replay_wins(game, line), deal
         fewer += with_rule.nodes < without.nodes
     assert fewer >= 5, fewer
 

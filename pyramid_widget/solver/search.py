@@ -1626,7 +1626,7 @@ class Solver:
         king_from_stock = problem.king_from_stock
         deck_win = self.deck_win
         last = p == passes
-        segmented = p + 1 == passes
+        segmented = self._segmented and p + 1 == passes  # (rule 10 may be asked in this walk)
         walk = [0]  # draws per pass since the start of the walk (a recycle between two)
         keys: list[tuple[int, int | None]] = []  # (memo key, its code before this walk)
         keyed = -1
@@ -1774,8 +1774,8 @@ class Solver:
                         drawn = S & (1 << j) - (1 << k)
                         k = next_stock(S, j)
                         if (
-                            drawn & tight[0]
-                            and segmented
+                            segmented
+                            and drawn & tight[0]
                             and self.nodes >= self._segments_from
                             and not self.segments_ahead(P, S, k)
                         ):

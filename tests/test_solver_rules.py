@@ -767,3 +767,54 @@ def test_the_last_pass_in_segments_settles_the_slowest_one_recycle_deal_early():
     solution = solve(Game.deal(9030, "one-recycle"))
     assert solution.status == "unwinnable"
     assert solution.nodes < 10_000, solution.nodes
+
+
+def buried_by_walking_down(solver: Solver, P: int, waste: int, stock: int) -> int:
+    """Rule 6 as its docstring tells it, card by card: walk down the waste from the top, each
+    card spending one partner of its value (a pyramid card left or, with the stock top in
+    play, a stock card of the partner value); the first card with none left is buried with
+    everything under it. Kings leave alone."""
+    counts = solver.pyramid.counts(P)
+    values = solver.sv
+    open_stock = solver.problem.stock_in_play
+    spent = [0] * 14
+    for j in range(23, -1, -1):
+        if not waste >> j & 1 or values[j] == 13:
+            continue
+        v = values[j]
+        supply = counts[13 - v]
+        if open_stock:
+            supply += sum(1 for i in range(24) if stock >> i & 1 and values[i] == 13 - v)
+        spent[v] += 1
+        if spent[v] > supply:
+            return (2 << j) - 1
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    deal=st.integers(1, 10**6),
+    removed=st.integers(0, 27),
+    seed=st.integers(0, 2**32),
+    open_stock=st.booleans(),
+    cards=st.integers(0, (1 << 24) - 1),
+    boundary=st.integers(0, 24),
+    fresh=st.integers(0, (1 << 24) - 1),
+)
+def test_the_last_pass_burial_is_the_walk_down_the_waste(
+    deal, removed, seed, open_stock, cards, boundary, fresh
+):
+    """Rule 6 (`Solver._buried`) buries exactly what walking down the waste does. And where
+    a waste that had nothing buried gained some cards from the stock, looking at their values
+    only (the search's way; with the stock top in play, their partners' values too, whose
+    stock supply they took) finds the same as looking at the whole waste."""
+    game = Game.deal(deal, "open-stock,passes=1" if open_stock else "classic,passes=1")
+    solver = Solver(problem_from_game(game))
+    P = random_state(deal, removed, seed, 0)[1]
+    waste, stock = cards & ((1 << boundary) - 1), cards >> boundary << boundary
+    tight = solver._info(P)[9]
+    buried = solver._buried(waste, stock, tight)
+    assert buried == buried_by_walking_down(solver, P, waste, stock)
+    added = waste & fresh
+    if not solver._buried(waste & ~added, stock | added, tight):
+        assert solver._buried(waste, stock, tight, added) == buried

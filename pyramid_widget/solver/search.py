@@ -1089,6 +1089,12 @@ class Solver:
         self._value_masks = [0] * 14
         for j, v in enumerate(self.sv):
             self._value_masks[v] |= 1 << j
+        # Rule 6 (`_buried`), per stock place: the values whose partners a card put there on
+        # the waste may run short of (its own; with the stock top in play, its partner's too,
+        # whose stock supply it takes); none for a King, which leaves alone.
+        self._strains = tuple(
+            () if v == 13 else (v, 13 - v) if problem.stock_in_play else (v,) for v in self.sv
+        )
         self._units = [1 << 3 * v for v in self.sv]  # (a bag's unit of each stock place)
         self._bags: list[list[int]] = []  # see `bag`
         self._bags_due = _BAGS_BY_TABLE
@@ -1139,8 +1145,9 @@ class Solver:
         pyramid cards left by value, mask of stock cards that could pair with an exposed card
         or are Kings, removals lower bound, the exposed cards that rule 3 may force as (index,
         partner value, mask of their one exposed pyramid partner or 0 when none is left), and
-        the values rule 6 may bury as (stock mask, pyramid partners left, stock mask of the
-        partner value under an open stock or 0))."""
+        rule 6's values as (stock mask of the values with no partner left anywhere, and per
+        value the others that may run short, None for the rest: (stock mask, pyramid partners
+        left, stock mask of the partner value under an open stock or 0)))."""
         info = self._pinfo.get(P)
         if info is not None:
             return info
@@ -1171,7 +1178,7 @@ class Solver:
                         short[v] = (masks[v], counts[13 - v], masks[13 - v] if open_stock else 0)
                     else:
                         dead |= masks[v]
-            tight = self._tight[counts] = (dead, tuple(e for e in short if e), tuple(short))
+            tight = self._tight[counts] = (dead, tuple(short))
         info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals, forced, tight)
         self._pinfo[P] = info
         return info
@@ -1441,40 +1448,36 @@ class Solver:
         ``tight`` says which values can run short (see `_info`). When only the cards of mask
         ``added`` joined a waste that had nothing buried, only their values (and, with the
         stock top in play, their partners' values, whose stock supply they took) are looked
-        at. Returns the mask of the buried cards (0 if none).
+        at (-1: those of the whole waste). Returns the mask of the buried cards (0 if none).
         """
-        dead, short, by_value = tight
+        dead, by_value = tight
         cut = (waste & dead).bit_length() - 1
+        strains = self._strains
+        masks = self._value_masks
         if added < 0:
-            entries: Sequence = short
-        else:
-            sv = self.sv
-            entries = []
-            while added:
-                v = sv[(added & -added).bit_length() - 1]
-                added &= added - 1
-                if v != 13:
-                    entries.append(by_value[v])
-                    if self.problem.stock_in_play:
-                        entries.append(by_value[13 - v])
-        for entry in entries:
-            if entry is None:
-                continue
-            mask, supply, partner = entry
-            cards = waste & mask
-            if not cards or (not cards & (cards - 1) and supply):
-                continue
-            many = cards.bit_count()
-            if many > supply and partner:
-                supply += (stock & partner).bit_count()
-            if many > supply:
-                # Values spend separate partners: the (supply + 1)-th card of this value from
-                # the top is the first one left without a partner.
-                for _ in range(supply):
-                    cards ^= 1 << (cards.bit_length() - 1)
-                top = cards.bit_length() - 1
-                if top > cut:
-                    cut = top
+            added = waste  # (a value with no card in the waste, nor its partner's, buries none)
+        while added:
+            j = (added & -added).bit_length() - 1
+            added &= ~masks[self.sv[j]]  # (the other cards of its value strain the same values)
+            for v in strains[j]:
+                entry = by_value[v]
+                if entry is None:
+                    continue
+                mask, supply, partner = entry
+                cards = waste & mask
+                if cards.bit_length() <= cut + 1 or (supply and not cards & (cards - 1)):
+                    continue  # none above the cut so far, or one card with a partner left
+                many = cards.bit_count()
+                if many > supply and partner:
+                    supply += (stock & partner).bit_count()
+                if many > supply:
+                    # Values spend separate partners: the (supply + 1)-th card of this value
+                    # from the top is the first one left without a partner.
+                    for _ in range(supply):
+                        cards ^= 1 << (cards.bit_length() - 1)
+                    top = cards.bit_length() - 1
+                    if top > cut:
+                        cut = top
         return (2 << cut) - 1 if cut >= 0 else 0
 
     # ------------------------------------------------------------------ exact search

@@ -1452,13 +1452,12 @@ class Solver:
         """
         dead, by_value = tight
         cut = (waste & dead).bit_length() - 1
-        strains = self._strains
-        masks = self._value_masks
+        strains, masks, sv = self._strains, self._value_masks, self.sv
         if added < 0:
             added = waste  # (a value with no card in the waste, nor its partner's, buries none)
         while added:
             j = (added & -added).bit_length() - 1
-            added &= ~masks[self.sv[j]]  # (the other cards of its value strain the same values)
+            added &= ~masks[sv[j]]  # (the other cards of its value strain the same values)
             for v in strains[j]:
                 entry = by_value[v]
                 if entry is None:

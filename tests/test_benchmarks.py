@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +77,52 @@ def test_the_statistics_benchmark_counts_alike_on_the_pool_and_a_dask_cluster():
     for side in ("process pool (1)", "dask Client (1)"):
         line = next(line for line in out.splitlines() if line.startswith(f"round 1  {side}"))
         assert counts in line and "same verdicts" in line, line
+
+
+def test_the_side_by_side_benchmark_times_two_trees_in_turn_and_agrees_with_itself():
+    out = run("bench_side_by_side.py", str(ROOT), str(ROOT), "--rules", "classic", "--deals", "4")
+    rows = [line for line in out.splitlines() if line.startswith(str(ROOT))]
+    # total s, median, max, nodes, then on how many deals this tree was the faster
+    assert len(rows) == 2, out
+    figures = [
+        re.search(r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)  (\d) of 4$", row) for row in rows
+    ]
+    assert all(figures), out
+    nodes = sum(solve(Game.deal(n, "classic")).nodes for n in range(1, 5))
+    assert [int(found.group(4)) for found in figures] == [nodes, nodes]
+    assert sum(int(found.group(5)) for found in figures) <= 4
+    assert "verdicts: the same on all 4 deals" in out
+
+
+def test_the_side_by_side_benchmark_names_each_deal_whose_verdict_differs(tmp_path):
+    # A tree whose solver gives the opposite verdict on every deal decided: each one is named,
+    # and the run fails.
+    shutil.copytree(ROOT / "pyramid_widget", tmp_path / "pyramid_widget")
+    with (tmp_path / "pyramid_widget" / "solver" / "solution.py").open("a") as source:
+        source.write(
+            "\n_exact = solve\n\n\ndef solve(game, **options):\n"
+            "    found = _exact(game, **options)\n"
+            "    flipped = {'winnable': 'unwinnable', 'unwinnable': 'winnable'}[found.status]\n"
+            "    return Solution(flipped, (), found.nodes, found.seconds)\n"
+        )
+    saved = tmp_path / "saved.jsonl"
+    saved.write_text(
+        "".join(
+            json.dumps({"set": f"{rules} #1-3", "deal": n, "status": "x", "seconds": n / 10}) + "\n"
+            for rules in ("classic", "strict")
+            for n in (1, 2, 3)
+        )
+    )
+    script = ROOT / "benchmarks" / "bench_side_by_side.py"
+    trees = (str(ROOT), str(tmp_path))
+    choice = ("--rules", "strict", "--slowest", "2", "--from", str(saved))
+    done = subprocess.run(
+        [sys.executable, str(script), *trees, *choice], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "strict, the 2 slowest of" in done.stdout
+    for n in (3, 2):  # the two slowest of strict's in the file, slowest first
+        status = solve(Game.deal(n, "strict")).status
+        other = "unwinnable" if status == "winnable" else "winnable"
+        assert f"deal {n}: {status} before, {other} after" in done.stdout, done.stdout
+    assert "deal 1:" not in done.stdout and "verdicts: the same" not in done.stdout

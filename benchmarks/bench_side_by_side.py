@@ -1,0 +1,169 @@
+"""Two versions of the solver side by side: the same deals, taken in turn, CPU time per deal.
+
+    python benchmarks/bench_side_by_side.py BEFORE AFTER [--rules R] [--deals N]
+                                            [--slowest K --from FILE] [--limit S]
+
+BEFORE and AFTER are source trees holding ``pyramid_widget/`` (a checkout of ``main`` made with
+``git worktree add``, and this one). The machine's speed drifts by a fifth within a quarter of an
+hour (`bench_solver.py` prints its drift), so two runs one after the other cannot tell a change
+of 5 % from the machine's. Here each tree runs in a process of its own, and the two are given
+each deal in turn, the first of them alternating from deal to deal, so that drift falls on both
+alike. The deals are 1..N, or the K slowest of one rule setting in a file that
+``bench_solver.py --save`` wrote (where a tail lives: p99 over 10,000 deals is the 100th slowest).
+
+Per tree: the total CPU time, the median, the 100th slowest (when there are 100 deals or more)
+and the slowest, the nodes searched, and on how many deals it was the faster; then every deal
+whose verdict differs between the two, with exit status 1 if one does: a change of speed is
+only worth measuring where the answers are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RANK = 100  # the k-th slowest deal printed (p99 of 10,000 deals)
+
+
+def worker(tree: Path, rules: str, limit: float) -> None:
+    """Solve the deals read from stdin, one per line, with the tree's solver; a line of JSON
+    per deal on stdout."""
+    sys.path.insert(0, str(tree))
+    import pyramid_widget
+    from pyramid_widget import Game, Rules, solve
+
+    if not Path(pyramid_widget.__file__).resolve().is_relative_to(tree):
+        raise SystemExit(f"{tree} has no pyramid_widget/ (found {pyramid_widget.__file__})")
+    setting = Rules.parse(rules)
+    for line in sys.stdin:
+        game = Game.deal(int(line), setting)
+        started = time.process_time()
+        solution = solve(game, time_limit=limit)
+        spent = time.process_time() - started
+        record = {"status": solution.status, "nodes": solution.nodes, "seconds": spent}
+        print(json.dumps(record), flush=True)
+
+
+def slowest(path: Path, rules: str, count: int) -> list[int]:
+    """The ``count`` slowest deals of one rule setting in a file of `bench_solver.py --save`."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    mine = [row for row in rows if row["set"].split(" #")[0] == rules]
+    if not mine:
+        raise SystemExit(f"{path} has no deals of {rules!r}")
+    mine.sort(key=lambda row: row["seconds"], reverse=True)
+    return [row["deal"] for row in mine[:count]]
+
+
+def side_by_side(trees: list[Path], deals: list[int], rules: str, limit: float) -> list[list]:
+    """Each deal solved by both trees, in turn; per tree, its records in the order of deals."""
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--rules",
+        rules,
+        "--limit",
+        str(limit),
+    ]
+    workers = [
+        subprocess.Popen(
+            [*command, "--worker", str(tree)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for tree in trees
+    ]
+    records: list[list] = [[], []]
+    try:
+        for n, deal in enumerate(deals):
+            for side in (0, 1) if n % 2 == 0 else (1, 0):
+                process = workers[side]
+                assert process.stdin is not None and process.stdout is not None
+                try:
+                    process.stdin.write(f"{deal}\n")
+                    process.stdin.flush()
+                    line = process.stdout.readline()
+                except BrokenPipeError:
+                    line = ""
+                if not line:
+                    raise SystemExit(f"the solver of {trees[side]} stopped at deal {deal}")
+                records[side].append(json.loads(line))
+    finally:
+        for process in workers:
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.close()  # type: ignore[union-attr]
+            process.wait()
+    return records
+
+
+def report(trees: list[Path], deals: list[int], records: list[list]) -> int:
+    """Print the figures; the number of deals whose verdicts differ."""
+    times = [[record["seconds"] for record in side] for side in records]
+    faster = [
+        sum(a < b for a, b in zip(times[0], times[1], strict=True)),
+        sum(b < a for a, b in zip(times[0], times[1], strict=True)),
+    ]
+    ranked = f"{RANK}th slowest" if len(deals) >= RANK else ""
+    header = f"{ranked:>14}" if ranked else ""
+    print(f"{'tree':<40}{'total s':>9}{'median':>9}{header}{'max':>9}{'nodes':>12}  faster on")
+    for side, tree in enumerate(trees):
+        ordered = sorted(times[side], reverse=True)
+        rank = f"{1000 * ordered[RANK - 1]:14.1f}" if ranked else ""
+        nodes = sum(record["nodes"] for record in records[side])
+        print(
+            f"{tree!s:<40}{sum(ordered):9.2f}{1000 * statistics.median(ordered):9.1f}{rank}"
+            f"{1000 * ordered[0]:9.1f}{nodes:12d}  {faster[side]} of {len(deals)}"
+        )
+    differ = [
+        (deal, a["status"], b["status"])
+        for deal, a, b in zip(deals, records[0], records[1], strict=True)
+        if a["status"] != b["status"]
+    ]
+    if differ:
+        for deal, a, b in differ:
+            print(f"deal {deal}: {a} before, {b} after")
+    else:
+        print(f"verdicts: the same on all {len(deals)} deals")
+    return len(differ)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trees", nargs="*", type=Path, help="BEFORE AFTER: source trees")
+    parser.add_argument("--rules", default="one-recycle", help="a rule setting (Rules.parse)")
+    parser.add_argument("--deals", type=int, default=None, help="numbered deals 1..N")
+    parser.add_argument("--slowest", type=int, default=None, help="the K slowest deals of --from")
+    parser.add_argument("--from", dest="saved", type=Path, help="a bench_solver.py --save file")
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per deal at most")
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker is not None:
+        worker(args.worker.resolve(), args.rules, args.limit)
+        return
+    if len(args.trees) != 2:
+        parser.error("give two source trees: BEFORE AFTER")
+    if (args.slowest is None) != (args.saved is None):
+        parser.error("--slowest and --from go together")
+    if args.slowest is not None:
+        deals = slowest(args.saved, args.rules, args.slowest)
+        what = f"the {len(deals)} slowest of {args.saved}"
+    else:
+        deals = list(range(1, (args.deals or 400) + 1))
+        what = f"deals 1-{len(deals)}"
+    trees = [tree.resolve() for tree in args.trees]
+    for tree in trees:
+        if not (tree / "pyramid_widget" / "__init__.py").is_file():
+            parser.error(f"{tree} has no pyramid_widget/ (give a checkout's top folder)")
+    print(f"{args.rules}, {what}, each solved by both in turn (CPU ms per deal)")
+    differ = report(trees, deals, side_by_side(trees, deals, args.rules, args.limit))
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -31,6 +31,14 @@ from pathlib import Path
 RANK = 100  # the k-th slowest deal printed (p99 of 10,000 deals)
 
 
+def positive(text: str) -> int:
+    """An argument that counts deals: a whole number, 1 or more."""
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text} deals: give 1 or more")
+    return number
+
+
 def worker(tree: Path, rules: str, limit: float) -> None:
     """Solve the deals read from stdin, one per line, with the tree's solver; a line of JSON
     per deal on stdout."""
@@ -40,7 +48,10 @@ def worker(tree: Path, rules: str, limit: float) -> None:
 
     if not Path(pyramid_widget.__file__).resolve().is_relative_to(tree):
         raise SystemExit(f"{tree} has no pyramid_widget/ (found {pyramid_widget.__file__})")
-    setting = Rules.parse(rules)
+    try:
+        setting = Rules.parse(rules)
+    except ValueError as error:
+        raise SystemExit(f"{tree}: {error}") from None
     for line in sys.stdin:
         game = Game.deal(int(line), setting)
         started = time.process_time()
@@ -137,8 +148,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="*", type=Path, help="BEFORE AFTER: source trees")
     parser.add_argument("--rules", default="one-recycle", help="a rule setting (Rules.parse)")
-    parser.add_argument("--deals", type=int, default=None, help="numbered deals 1..N")
-    parser.add_argument("--slowest", type=int, default=None, help="the K slowest deals of --from")
+    parser.add_argument("--deals", type=positive, default=None, help="numbered deals 1..N")
+    parser.add_argument("--slowest", type=positive, default=None, help="the K slowest of --from")
     parser.add_argument("--from", dest="saved", type=Path, help="a bench_solver.py --save file")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per deal at most")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)

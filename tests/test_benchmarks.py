@@ -126,3 +126,19 @@ def test_the_side_by_side_benchmark_names_each_deal_whose_verdict_differs(tmp_pa
         other = "unwinnable" if status == "winnable" else "winnable"
         assert f"deal {n}: {status} before, {other} after" in done.stdout, done.stdout
     assert "deal 1:" not in done.stdout and "verdicts: the same" not in done.stdout
+
+
+def test_the_side_by_side_benchmark_refuses_what_it_cannot_measure(tmp_path):
+    script = str(ROOT / "benchmarks" / "bench_side_by_side.py")
+    cases = [
+        ((str(ROOT), str(tmp_path), "--deals", "2"), 2, "has no pyramid_widget/"),
+        ((str(ROOT), str(ROOT), "--deals", "0"), 2, "0 deals: give 1 or more"),
+        ((str(ROOT), str(ROOT), "--slowest", "3"), 2, "--slowest and --from go together"),
+        ((str(ROOT), str(ROOT), "--rules", "nonsense", "--deals", "2"), 1, "unknown rules"),
+    ]
+    for args, status, message in cases:
+        done = subprocess.run(
+            [sys.executable, script, *args], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == status and message in done.stderr, (args, done.stderr)
+        assert "verdicts" not in done.stdout

@@ -20,14 +20,18 @@ from pyramid_widget import PRESETS, Game, solve
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(script: str, *args: str, timeout: float = 300) -> str:
-    done = subprocess.run(
+def launch(script: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / script), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=ROOT,
     )
+
+
+def run(script: str, *args: str, timeout: float = 300) -> str:
+    done = launch(script, *args, timeout=timeout)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -80,7 +84,7 @@ def test_the_statistics_benchmark_counts_alike_on_the_pool_and_a_dask_cluster():
 
 
 def test_the_side_by_side_benchmark_times_two_trees_in_turn_and_agrees_with_itself():
-    out = run("bench_side_by_side.py", str(ROOT), str(ROOT), "--rules", "classic", "--deals", "4")
+    out = run("side_by_side.py", str(ROOT), str(ROOT), "--rules", "classic", "--deals", "4")
     rows = [line for line in out.splitlines() if line.startswith(str(ROOT))]
     # total s, median, max, nodes, then on how many deals this tree was the faster
     assert len(rows) == 2, out
@@ -113,11 +117,9 @@ def test_the_side_by_side_benchmark_names_each_deal_whose_verdict_differs(tmp_pa
             for n in (1, 2, 3)
         )
     )
-    script = ROOT / "benchmarks" / "bench_side_by_side.py"
     trees = (str(ROOT), str(tmp_path))
-    choice = ("--rules", "strict", "--slowest", "2", "--from", str(saved))
-    done = subprocess.run(
-        [sys.executable, str(script), *trees, *choice], capture_output=True, text=True, timeout=300
+    done = launch(
+        "side_by_side.py", *trees, "--rules", "strict", "--slowest", "2", "--from", str(saved)
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "strict, the 2 slowest of" in done.stdout
@@ -129,7 +131,6 @@ def test_the_side_by_side_benchmark_names_each_deal_whose_verdict_differs(tmp_pa
 
 
 def test_the_side_by_side_benchmark_refuses_what_it_cannot_measure(tmp_path):
-    script = str(ROOT / "benchmarks" / "bench_side_by_side.py")
     cases = [
         ((str(ROOT), str(tmp_path), "--deals", "2"), 2, "has no pyramid_widget/"),
         ((str(ROOT), str(ROOT), "--deals", "0"), 2, "0 deals: give 1 or more"),
@@ -137,8 +138,6 @@ def test_the_side_by_side_benchmark_refuses_what_it_cannot_measure(tmp_path):
         ((str(ROOT), str(ROOT), "--rules", "nonsense", "--deals", "2"), 1, "unknown rules"),
     ]
     for args, status, message in cases:
-        done = subprocess.run(
-            [sys.executable, script, *args], capture_output=True, text=True, timeout=120
-        )
+        done = launch("side_by_side.py", *args, timeout=120)
         assert done.returncode == status and message in done.stderr, (args, done.stderr)
         assert "verdicts" not in done.stdout

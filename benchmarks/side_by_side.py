@@ -1,14 +1,14 @@
 """Two versions of the solver side by side: the same deals, taken in turn, CPU time per deal.
 
-    python benchmarks/bench_side_by_side.py BEFORE AFTER [--rules R] [--deals N]
-                                            [--slowest K --from FILE] [--limit S]
+    python benchmarks/side_by_side.py BEFORE AFTER [--rules R] [--deals N]
+                                      [--slowest K --from FILE] [--limit S]
 
 BEFORE and AFTER are source trees holding ``pyramid_widget/`` (a checkout of ``main`` made with
 ``git worktree add``, and this one). The machine's speed drifts by a fifth within a quarter of an
 hour (`bench_solver.py` prints its drift), so two runs one after the other cannot tell a change
 of 5 % from the machine's. Here each tree runs in a process of its own, and the two are given
 each deal in turn, the first of them alternating from deal to deal, so that drift falls on both
-alike. The deals are 1..N, or the K slowest of one rule setting in a file that
+alike. The deals are 1..N (400 unless given), or the K slowest of one rule setting in a file that
 ``bench_solver.py --save`` wrote (where a tail lives: p99 over 10,000 deals is the 100th slowest).
 
 Per tree: the total CPU time, the median, the 100th slowest (when there are 100 deals or more)
@@ -120,8 +120,8 @@ def report(trees: list[Path], deals: list[int], records: list[list]) -> int:
         sum(a < b for a, b in zip(times[0], times[1], strict=True)),
         sum(b < a for a, b in zip(times[0], times[1], strict=True)),
     ]
-    ranked = f"{RANK}th slowest" if len(deals) >= RANK else ""
-    header = f"{ranked:>14}" if ranked else ""
+    ranked = len(deals) >= RANK  # (a column of its own only then)
+    header = f"{f'{RANK}th slowest':>14}" if ranked else ""
     print(f"{'tree':<40}{'total s':>9}{'median':>9}{header}{'max':>9}{'nodes':>12}  faster on")
     for side, tree in enumerate(trees):
         ordered = sorted(times[side], reverse=True)
@@ -161,16 +161,16 @@ def main() -> None:
         parser.error("give two source trees: BEFORE AFTER")
     if (args.slowest is None) != (args.saved is None):
         parser.error("--slowest and --from go together")
+    trees = [tree.resolve() for tree in args.trees]
+    for tree in trees:
+        if not (tree / "pyramid_widget" / "__init__.py").is_file():
+            parser.error(f"{tree} has no pyramid_widget/ (give a checkout's top folder)")
     if args.slowest is not None:
         deals = slowest(args.saved, args.rules, args.slowest)
         what = f"the {len(deals)} slowest of {args.saved}"
     else:
         deals = list(range(1, (args.deals or 400) + 1))
         what = f"deals 1-{len(deals)}"
-    trees = [tree.resolve() for tree in args.trees]
-    for tree in trees:
-        if not (tree / "pyramid_widget" / "__init__.py").is_file():
-            parser.error(f"{tree} has no pyramid_widget/ (give a checkout's top folder)")
     print(f"{args.rules}, {what}, each solved by both in turn (CPU ms per deal)")
     differ = report(trees, deals, side_by_side(trees, deals, args.rules, args.limit))
     sys.exit(1 if differ else 0)

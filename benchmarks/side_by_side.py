@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -62,13 +63,33 @@ def worker(tree: Path, rules: str, limit: float) -> None:
 
 
 def slowest(path: Path, rules: str, count: int) -> list[int]:
-    """The ``count`` slowest deals of one rule setting in a file of `bench_solver.py --save`."""
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    mine = [row for row in rows if row["set"].split(" #")[0] == rules]
+    """The ``count`` slowest deals of one rule setting in a file of `bench_solver.py --save`;
+    a file that is not one (a damaged row, a missing field) stops the run and says where."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SystemExit(f"{path}: cannot be read ({error})") from None
+    mine: list[tuple[float, int]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            label, deal, seconds = row["set"], row["deal"], row["seconds"]
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(
+                f"{path}, line {number}: not a row of bench_solver.py --save"
+            ) from None
+        valid = type(seconds) in (int, float) and math.isfinite(seconds) and seconds >= 0
+        valid = valid and isinstance(label, str)
+        if not valid or type(deal) is not int or deal < 1:
+            raise SystemExit(f"{path}, line {number}: not a row of bench_solver.py --save")
+        if label.split(" #")[0] == rules:
+            mine.append((seconds, deal))
     if not mine:
         raise SystemExit(f"{path} has no deals of {rules!r}")
-    mine.sort(key=lambda row: row["seconds"], reverse=True)
-    return [row["deal"] for row in mine[:count]]
+    mine.sort(reverse=True)
+    return [deal for _, deal in mine[:count]]
 
 
 def side_by_side(trees: list[Path], deals: list[int], rules: str, limit: float) -> list[list]:

@@ -8,12 +8,16 @@ verdicts behind it are right.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyramid_widget import PRESETS, Game, solve
 
@@ -141,3 +145,77 @@ def test_the_side_by_side_benchmark_refuses_what_it_cannot_measure(tmp_path):
         done = launch("side_by_side.py", *args, timeout=120)
         assert done.returncode == status and message in done.stderr, (args, done.stderr)
         assert "verdicts" not in done.stdout
+
+
+def side_by_side_module():
+    spec = importlib.util.spec_from_file_location(
+        "side_by_side", ROOT / "benchmarks" / "side_by_side.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ROW = st.fixed_dictionaries(
+    {
+        "set": st.sampled_from(["strict #1-9", "classic #1-9"]),
+        "deal": st.integers(1, 10_000),
+        "status": st.just("unwinnable"),
+        "seconds": st.floats(0, 10, allow_nan=False),
+    }
+).map(json.dumps)
+_DAMAGED = st.one_of(
+    st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+    st.sampled_from(["{}", "[]", "null", '{"set": 1, "deal": 2, "seconds": 3}']),
+    st.sampled_from(['{"set": "strict #1", "deal": 2, "seconds": NaN}']),
+    st.sampled_from(['{"set": "strict #1", "deal": 0, "seconds": 1}']),
+    st.sampled_from(['{"set": "strict #1", "deal": 2.5, "seconds": 1}']),
+    st.sampled_from(['{"set": "strict #1", "deal": 2}', '{"set": "strict #1", "seconds": 1}']),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.one_of(_ROW, _DAMAGED), max_size=8), count=st.integers(1, 5))
+def test_the_side_by_side_saved_file_reader_takes_only_whole_rows(tmp_path_factory, lines, count):
+    # A saved file gives the slowest deals of the setting asked for, slowest first, or, with a
+    # damaged row anywhere, a message naming the file (never a traceback, never a guess).
+    path = tmp_path_factory.mktemp("saved") / "deals.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    reader = side_by_side_module().slowest
+    rows = []
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        whole = isinstance(row, dict) and row.keys() >= {"set", "deal", "seconds"}
+        if whole and isinstance(row["set"], str) and type(row["deal"]) is int:
+            whole = row["deal"] >= 1 and type(row["seconds"]) is float and row["seconds"] >= 0
+        else:
+            whole = False
+        if line.strip() and not whole:
+            rows = None
+            break
+        if line.strip():
+            rows.append(row)
+    if rows is None:
+        try:
+            reader(path, "strict", count)
+        except SystemExit as stop:
+            assert str(path) in str(stop) and "not a row of bench_solver.py --save" in str(stop)
+        else:
+            raise AssertionError("a damaged row was read")
+        return
+    mine = sorted(
+        ((row["seconds"], row["deal"]) for row in rows if row["set"].startswith("strict #")),
+        reverse=True,
+    )
+    if not mine:
+        try:
+            reader(path, "strict", count)
+        except SystemExit as stop:
+            assert "has no deals of 'strict'" in str(stop)
+        else:
+            raise AssertionError("no deals of strict, yet some were given")
+        return
+    assert reader(path, "strict", count) == [deal for _, deal in mine[:count]]

@@ -2,6 +2,7 @@
 
     python benchmarks/side_by_side.py BEFORE AFTER [--rules R] [--deals N]
                                       [--slowest K --from FILE] [--limit S]
+    python benchmarks/side_by_side.py BEFORE AFTER --optimal K [--limit S]
 
 BEFORE and AFTER are source trees holding ``pyramid_widget/`` (a checkout of ``main`` made with
 ``git worktree add``, and this one). The machine's speed drifts by a fifth within a quarter of an
@@ -10,11 +11,14 @@ of 5 % from the machine's. Here each tree runs in a process of its own, and the 
 each deal in turn, the first of them alternating from deal to deal, so that drift falls on both
 alike. The deals are 1..N (400 unless given), or the K slowest of one rule setting in a file that
 ``bench_solver.py --save`` wrote (where a tail lives: p99 over 10,000 deals is the 100th slowest).
+With ``--optimal K``, the first K open-stock reference decks instead, each asked for a shortest
+win (``optimal=True``), as `bench_solver.py` times them.
 
 Per tree: the total CPU time, the median, the 100th slowest (when there are 100 deals or more)
 and the slowest, the nodes searched, and on how many deals it was the faster; then every deal
 whose verdict differs between the two, with exit status 1 if one does: a change of speed is
-only worth measuring where the answers are the same.
+only worth measuring where the answers are the same. A shortest win's verdict is its length too
+(any shortest line will do, but they are all as long).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import time
 from pathlib import Path
 
 RANK = 100  # the k-th slowest deal printed (p99 of 10,000 deals)
+DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks" / "open-stock.jsonl"
 
 
 def positive(text: str) -> int:
@@ -40,25 +45,36 @@ def positive(text: str) -> int:
     return number
 
 
-def worker(tree: Path, rules: str, limit: float) -> None:
+def worker(tree: Path, rules: str | None, limit: float) -> None:
     """Solve the deals read from stdin, one per line, with the tree's solver; a line of JSON
-    per deal on stdout."""
+    per deal on stdout. With no ``rules`` each line is an open-stock reference deck instead,
+    asked for a shortest win."""
     sys.path.insert(0, str(tree))
     import pyramid_widget
     from pyramid_widget import Game, Rules, solve
 
     if not Path(pyramid_widget.__file__).resolve().is_relative_to(tree):
         raise SystemExit(f"{tree} has no pyramid_widget/ (found {pyramid_widget.__file__})")
-    try:
-        setting = Rules.parse(rules)
-    except ValueError as error:
-        raise SystemExit(f"{tree}: {error}") from None
+    decks: dict[int, tuple] = {}  # (an open-stock reference deck's layout and rules)
+    if rules is None:
+        rows = (json.loads(line) for line in DECKS.read_text().splitlines())
+        decks = {row["index"]: (row["layout"], Rules.parse(row["rules"])) for row in rows}
+    else:
+        try:
+            setting = Rules.parse(rules)
+        except ValueError as error:
+            raise SystemExit(f"{tree}: {error}") from None
     for line in sys.stdin:
-        game = Game.deal(int(line), setting)
+        if decks:
+            game = Game.from_layout(*decks[int(line)])
+        else:
+            game = Game.deal(int(line), setting)
         started = time.process_time()
-        solution = solve(game, time_limit=limit)
+        solution = solve(game, time_limit=limit, optimal=bool(decks))
         spent = time.process_time() - started
         record = {"status": solution.status, "nodes": solution.nodes, "seconds": spent}
+        if decks:
+            record["moves"] = len(solution.moves)
         print(json.dumps(record), flush=True)
 
 
@@ -92,16 +108,13 @@ def slowest(path: Path, rules: str, count: int) -> list[int]:
     return [deal for _, deal in mine[:count]]
 
 
-def side_by_side(trees: list[Path], deals: list[int], rules: str, limit: float) -> list[list]:
-    """Each deal solved by both trees, in turn; per tree, its records in the order of deals."""
-    command = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--rules",
-        rules,
-        "--limit",
-        str(limit),
-    ]
+def side_by_side(
+    trees: list[Path], deals: list[int], rules: str | None, limit: float
+) -> list[list]:
+    """Each deal solved by both trees, in turn; per tree, its records in the order of deals.
+    With no ``rules`` the deals are open-stock reference decks, asked for shortest wins."""
+    what = ["--rules", rules] if rules is not None else ["--optimal", str(len(deals))]
+    command = [sys.executable, str(Path(__file__).resolve()), *what, "--limit", str(limit)]
     workers = [
         subprocess.Popen(
             [*command, "--worker", str(tree)],
@@ -124,7 +137,8 @@ def side_by_side(trees: list[Path], deals: list[int], rules: str, limit: float) 
                 except BrokenPipeError:
                     line = ""
                 if not line:
-                    raise SystemExit(f"the solver of {trees[side]} stopped at deal {deal}")
+                    name = "deal" if rules is not None else "deck"
+                    raise SystemExit(f"the solver of {trees[side]} stopped at {name} {deal}")
                 records[side].append(json.loads(line))
     finally:
         for process in workers:
@@ -134,8 +148,15 @@ def side_by_side(trees: list[Path], deals: list[int], rules: str, limit: float) 
     return records
 
 
-def report(trees: list[Path], deals: list[int], records: list[list]) -> int:
-    """Print the figures; the number of deals whose verdicts differ."""
+def verdict(record: dict) -> str:
+    """A record's answer in words: its status, and a shortest win's length."""
+    if "moves" in record and record["status"] == "winnable":
+        return f"winnable in {record['moves']} moves"
+    return record["status"]
+
+
+def report(trees: list[Path], deals: list[int], records: list[list], name: str = "deal") -> int:
+    """Print the figures; the number of deals (``name``: or decks) whose verdicts differ."""
     times = [[record["seconds"] for record in side] for side in records]
     faster = [
         sum(a < b for a, b in zip(times[0], times[1], strict=True)),
@@ -153,47 +174,64 @@ def report(trees: list[Path], deals: list[int], records: list[list]) -> int:
             f"{1000 * ordered[0]:9.1f}{nodes:12d}  {faster[side]} of {len(deals)}"
         )
     differ = [
-        (deal, a["status"], b["status"])
+        (deal, verdict(a), verdict(b))
         for deal, a, b in zip(deals, records[0], records[1], strict=True)
-        if a["status"] != b["status"]
+        if verdict(a) != verdict(b)
     ]
     if differ:
         for deal, a, b in differ:
-            print(f"deal {deal}: {a} before, {b} after")
+            print(f"{name} {deal}: {a} before, {b} after")
     else:
-        print(f"verdicts: the same on all {len(deals)} deals")
+        print(f"verdicts: the same on all {len(deals)} {name}s")
     return len(differ)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="*", type=Path, help="BEFORE AFTER: source trees")
-    parser.add_argument("--rules", default="one-recycle", help="a rule setting (Rules.parse)")
+    parser.add_argument("--rules", help="a rule setting (Rules.parse; one-recycle unless given)")
     parser.add_argument("--deals", type=positive, default=None, help="numbered deals 1..N")
     parser.add_argument("--slowest", type=positive, default=None, help="the K slowest of --from")
     parser.add_argument("--from", dest="saved", type=Path, help="a bench_solver.py --save file")
+    parser.add_argument("--optimal", type=positive, default=None, help="open-stock decks, optimal")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per deal at most")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    rules = None if args.optimal is not None else args.rules or "one-recycle"
     if args.worker is not None:
-        worker(args.worker.resolve(), args.rules, args.limit)
+        worker(args.worker.resolve(), rules, args.limit)
         return
     if len(args.trees) != 2:
         parser.error("give two source trees: BEFORE AFTER")
     if (args.slowest is None) != (args.saved is None):
         parser.error("--slowest and --from go together")
+    if args.optimal is not None and (args.rules or args.deals or args.slowest):
+        parser.error(
+            "--optimal takes the reference decks with their own rules: no --rules, "
+            "--deals or --slowest"
+        )
     trees = [tree.resolve() for tree in args.trees]
     for tree in trees:
         if not (tree / "pyramid_widget" / "__init__.py").is_file():
             parser.error(f"{tree} has no pyramid_widget/ (give a checkout's top folder)")
-    if args.slowest is not None:
-        deals = slowest(args.saved, args.rules, args.slowest)
-        what = f"the {len(deals)} slowest of {args.saved}"
+    name = "deal"
+    if args.optimal is not None:
+        rows = [json.loads(line) for line in DECKS.read_text().splitlines()]
+        deals = [row["index"] for row in rows[: args.optimal]]
+        name = "deck"
+        print(
+            f"optimal=True, the first {len(deals)} open-stock reference decks, each solved by "
+            "both in turn (CPU ms per deck)"
+        )
     else:
-        deals = list(range(1, (args.deals or 400) + 1))
-        what = f"deals 1-{len(deals)}"
-    print(f"{args.rules}, {what}, each solved by both in turn (CPU ms per deal)")
-    differ = report(trees, deals, side_by_side(trees, deals, args.rules, args.limit))
+        if args.slowest is not None:
+            deals = slowest(args.saved, rules, args.slowest)
+            what = f"the {len(deals)} slowest of {args.saved}"
+        else:
+            deals = list(range(1, (args.deals or 400) + 1))
+            what = f"deals 1-{len(deals)}"
+        print(f"{rules}, {what}, each solved by both in turn (CPU ms per deal)")
+    differ = report(trees, deals, side_by_side(trees, deals, rules, args.limit), name)
     sys.exit(1 if differ else 0)
 
 

@@ -134,12 +134,48 @@ def test_the_side_by_side_benchmark_names_each_deal_whose_verdict_differs(tmp_pa
     assert "deal 1:" not in done.stdout and "verdicts: the same" not in done.stdout
 
 
+def test_the_side_by_side_benchmark_times_shortest_wins_and_names_each_length_that_differs(
+    tmp_path,
+):
+    # Against itself, the shortest wins of the first reference decks agree; against a tree
+    # whose "shortest" win is only the first win its search finds, every deck where that one
+    # is longer is named with both lengths, and the run fails.
+    out = run("side_by_side.py", str(ROOT), str(ROOT), "--optimal", "2")
+    assert "optimal=True, the first 2 open-stock reference decks" in out, out
+    rows = [line for line in out.splitlines() if line.startswith(str(ROOT))]
+    assert len(rows) == 2 and all(re.search(r"\d+  \d of 2$", row) for row in rows), out
+    assert "verdicts: the same on all 2 decks" in out
+
+    shutil.copytree(ROOT / "pyramid_widget", tmp_path / "pyramid_widget")
+    with (tmp_path / "pyramid_widget" / "solver" / "solution.py").open("a") as source:
+        source.write(
+            "\n_exact = solve\n\n\ndef solve(game, **options):\n"
+            "    options.pop('optimal', None)\n"
+            "    return _exact(game, **options)\n"
+        )
+    done = launch("side_by_side.py", str(ROOT), str(tmp_path), "--optimal", "3")
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = [json.loads(line) for line in (ROOT / "tests/data/decks/open-stock.jsonl").open()]
+    longer = 0
+    for row in rows[:3]:
+        first = len(solve(Game.from_layout(row["layout"], row["rules"])).moves)
+        named = f"deck {row['index']}: winnable in {row['optimal_moves']} moves before, "
+        if first != row["optimal_moves"]:
+            longer += 1
+            assert f"{named}winnable in {first} moves after" in done.stdout, done.stdout
+        else:
+            assert f"deck {row['index']}:" not in done.stdout, done.stdout
+    assert longer >= 1  # (else this deck set could not show a difference)
+    assert "verdicts: the same" not in done.stdout
+
+
 def test_the_side_by_side_benchmark_refuses_what_it_cannot_measure(tmp_path):
     cases = [
         ((str(ROOT), str(tmp_path), "--deals", "2"), 2, "has no pyramid_widget/"),
         ((str(ROOT), str(ROOT), "--deals", "0"), 2, "0 deals: give 1 or more"),
         ((str(ROOT), str(ROOT), "--slowest", "3"), 2, "--slowest and --from go together"),
         ((str(ROOT), str(ROOT), "--rules", "nonsense", "--deals", "2"), 1, "unknown rules"),
+        ((str(ROOT), str(ROOT), "--optimal", "2", "--deals", "2"), 2, "no --rules, --deals"),
     ]
     for args, status, message in cases:
         done = launch("side_by_side.py", *args, timeout=120)

@@ -40,6 +40,15 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
     return done.stdout
 
 
+def changed_solve(folder: Path, *body: str) -> None:
+    """A real copy of the package in ``folder`` whose `solve` is ``body`` (lines of Python,
+    with the true one at hand as ``_exact``): a solver that is wrong in one known way."""
+    shutil.copytree(ROOT / "pyramid_widget", folder / "pyramid_widget")
+    with (folder / "pyramid_widget" / "solver" / "solution.py").open("a") as source:
+        source.write("\n_exact = solve\n\n\ndef solve(game, **options):\n")
+        source.writelines(f"    {line}\n" for line in body)
+
+
 def test_the_solver_benchmark_prints_every_figure_and_saves_true_verdicts(tmp_path):
     saved = tmp_path / "deals.jsonl"
     out = run(
@@ -105,14 +114,12 @@ def test_the_side_by_side_benchmark_times_two_trees_in_turn_and_agrees_with_itse
 def test_the_side_by_side_benchmark_names_each_deal_whose_verdict_differs(tmp_path):
     # A tree whose solver gives the opposite verdict on every deal decided: each one is named,
     # and the run fails.
-    shutil.copytree(ROOT / "pyramid_widget", tmp_path / "pyramid_widget")
-    with (tmp_path / "pyramid_widget" / "solver" / "solution.py").open("a") as source:
-        source.write(
-            "\n_exact = solve\n\n\ndef solve(game, **options):\n"
-            "    found = _exact(game, **options)\n"
-            "    flipped = {'winnable': 'unwinnable', 'unwinnable': 'winnable'}[found.status]\n"
-            "    return Solution(flipped, (), found.nodes, found.seconds)\n"
-        )
+    changed_solve(
+        tmp_path,
+        "found = _exact(game, **options)",
+        "flipped = {'winnable': 'unwinnable', 'unwinnable': 'winnable'}[found.status]",
+        "return Solution(flipped, (), found.nodes, found.seconds)",
+    )
     saved = tmp_path / "saved.jsonl"
     saved.write_text(
         "".join(
@@ -146,13 +153,7 @@ def test_the_side_by_side_benchmark_times_shortest_wins_and_names_each_length_th
     assert len(rows) == 2 and all(re.search(r"\d+  \d of 2$", row) for row in rows), out
     assert "verdicts: the same on all 2 decks" in out
 
-    shutil.copytree(ROOT / "pyramid_widget", tmp_path / "pyramid_widget")
-    with (tmp_path / "pyramid_widget" / "solver" / "solution.py").open("a") as source:
-        source.write(
-            "\n_exact = solve\n\n\ndef solve(game, **options):\n"
-            "    options.pop('optimal', None)\n"
-            "    return _exact(game, **options)\n"
-        )
+    changed_solve(tmp_path, "options.pop('optimal', None)", "return _exact(game, **options)")
     done = launch("side_by_side.py", str(ROOT), str(tmp_path), "--optimal", "3")
     assert done.returncode == 1, done.stdout + done.stderr
     rows = [json.loads(line) for line in (ROOT / "tests/data/decks/open-stock.jsonl").open()]

@@ -55,25 +55,29 @@ def worker(tree: Path, rules: str | None, limit: float) -> None:
 
     if not Path(pyramid_widget.__file__).resolve().is_relative_to(tree):
         raise SystemExit(f"{tree} has no pyramid_widget/ (found {pyramid_widget.__file__})")
-    decks: dict[int, tuple] = {}  # (an open-stock reference deck's layout and rules)
-    if rules is None:
-        rows = (json.loads(line) for line in DECKS.read_text().splitlines())
-        decks = {row["index"]: (row["layout"], Rules.parse(row["rules"])) for row in rows}
+    optimal = rules is None
+    if optimal:
+        rows = [json.loads(line) for line in DECKS.read_text().splitlines()]
+        layouts = {row["index"]: (row["layout"], row["rules"]) for row in rows}
+
+        def new_game(number: int) -> Game:
+            return Game.from_layout(*layouts[number])
     else:
         try:
             setting = Rules.parse(rules)
         except ValueError as error:
             raise SystemExit(f"{tree}: {error}") from None
+
+        def new_game(number: int) -> Game:
+            return Game.deal(number, setting)
+
     for line in sys.stdin:
-        if decks:
-            game = Game.from_layout(*decks[int(line)])
-        else:
-            game = Game.deal(int(line), setting)
+        game = new_game(int(line))
         started = time.process_time()
-        solution = solve(game, time_limit=limit, optimal=bool(decks))
+        solution = solve(game, time_limit=limit, optimal=optimal)
         spent = time.process_time() - started
         record = {"status": solution.status, "nodes": solution.nodes, "seconds": spent}
-        if decks:
+        if optimal:
             record["moves"] = len(solution.moves)
         print(json.dumps(record), flush=True)
 

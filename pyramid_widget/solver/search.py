@@ -1741,14 +1741,17 @@ class Solver:
                 if k == EMPTY_STOCK:
                     if not S or (passes is not None and p >= passes):
                         return False
-                    if not self.pyramid.relaxed(P, self.bag(S)):
-                        return False  # rule 7, after a recycle
+                    # Rule 9 before rule 7 where both apply, as at the start (`solve`): it cuts
+                    # most recycles into a last pass by itself (88 % on one-recycle's slowest
+                    # deals), and rule 7 ahead of it was 2 % of their time.
                     if (
                         p + 1 == passes
                         and self._apex_at_recycle
                         and not self.apex_reachable(P, 0, S)
                     ):
                         return False  # rule 9
+                    if not self.pyramid.relaxed(P, self.bag(S)):
+                        return False  # rule 7, after a recycle
                     k = first_stock(S, 0)
                     if passes is None:
                         end = entry  # unlimited passes: round once, back to where the walk began

@@ -1778,6 +1778,10 @@ class Solver:
                         walk[-1] += (S >> k & ((2 << (j - k)) - 1)).bit_count()
                         drawn = S & (1 << j) - (1 << k)
                         k = next_stock(S, j)
+                        # Rule 10 only where a dead card is drawn. Asked also at the first link
+                        # of every walk, it cut 28 % of the nodes of one-recycle's slow deals,
+                        # but each ask is a relaxed search that costs as much as five nodes or
+                        # more, so the deals took 1.3 to 1.5 times as long.
                         if (
                             segmented
                             and drawn & tight[0]

@@ -96,14 +96,19 @@ def slowest(path: Path, rules: str, count: int) -> list[int]:
         try:
             row = json.loads(line)
             label, deal, seconds = row["set"], row["deal"], row["seconds"]
+            if not (
+                isinstance(label, str)
+                and type(deal) is int
+                and deal >= 1
+                and type(seconds) in (int, float)
+                and math.isfinite(seconds)
+                and seconds >= 0
+            ):
+                raise ValueError
         except (ValueError, KeyError, TypeError):
             raise SystemExit(
                 f"{path}, line {number}: not a row of bench_solver.py --save"
             ) from None
-        valid = type(seconds) in (int, float) and math.isfinite(seconds) and seconds >= 0
-        valid = valid and isinstance(label, str)
-        if not valid or type(deal) is not int or deal < 1:
-            raise SystemExit(f"{path}, line {number}: not a row of bench_solver.py --save")
         if label.split(" #")[0] == rules:
             mine.append((seconds, deal))
     if not mine:

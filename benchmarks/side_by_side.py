@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 
 RANK = 100  # the k-th slowest deal printed (p99 of 10,000 deals)
+# (Its own path, not bench_solver.py's: that script imports pyramid_widget when loaded, and a
+# worker must import the package of its own tree only.)
 DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks" / "open-stock.jsonl"
 
 
@@ -43,6 +45,16 @@ def positive(text: str) -> int:
     if number < 1:
         raise argparse.ArgumentTypeError(f"{text} deals: give 1 or more")
     return number
+
+
+def reference_decks() -> list[dict]:
+    """The open-stock reference decks' rows (index, layout, rules, verdict, ...)."""
+    return [json.loads(line) for line in DECKS.read_text().splitlines()]
+
+
+def unit(rules: str | None) -> str:
+    """What one of the deals is called: a numbered deal, or (no ``rules``) a reference deck."""
+    return "deal" if rules is not None else "deck"
 
 
 def worker(tree: Path, rules: str | None, limit: float) -> None:
@@ -57,8 +69,7 @@ def worker(tree: Path, rules: str | None, limit: float) -> None:
         raise SystemExit(f"{tree} has no pyramid_widget/ (found {pyramid_widget.__file__})")
     optimal = rules is None
     if optimal:
-        rows = [json.loads(line) for line in DECKS.read_text().splitlines()]
-        layouts = {row["index"]: (row["layout"], row["rules"]) for row in rows}
+        layouts = {row["index"]: (row["layout"], row["rules"]) for row in reference_decks()}
 
         def new_game(number: int) -> Game:
             return Game.from_layout(*layouts[number])
@@ -146,8 +157,7 @@ def side_by_side(
                 except BrokenPipeError:
                     line = ""
                 if not line:
-                    name = "deal" if rules is not None else "deck"
-                    raise SystemExit(f"the solver of {trees[side]} stopped at {name} {deal}")
+                    raise SystemExit(f"the solver of {trees[side]} stopped at {unit(rules)} {deal}")
                 records[side].append(json.loads(line))
     finally:
         for process in workers:
@@ -164,8 +174,8 @@ def verdict(record: dict) -> str:
     return record["status"]
 
 
-def report(trees: list[Path], deals: list[int], records: list[list], name: str = "deal") -> int:
-    """Print the figures; the number of deals (``name``: or decks) whose verdicts differ."""
+def report(trees: list[Path], deals: list[int], records: list[list], name: str) -> int:
+    """Print the figures; the number of deals (``name``, `unit`) whose verdicts differ."""
     times = [[record["seconds"] for record in side] for side in records]
     faster = [
         sum(a < b for a, b in zip(times[0], times[1], strict=True)),
@@ -223,11 +233,8 @@ def main() -> None:
     for tree in trees:
         if not (tree / "pyramid_widget" / "__init__.py").is_file():
             parser.error(f"{tree} has no pyramid_widget/ (give a checkout's top folder)")
-    name = "deal"
     if args.optimal is not None:
-        rows = [json.loads(line) for line in DECKS.read_text().splitlines()]
-        deals = [row["index"] for row in rows[: args.optimal]]
-        name = "deck"
+        deals = [row["index"] for row in reference_decks()[: args.optimal]]
         print(
             f"optimal=True, the first {len(deals)} open-stock reference decks, each solved by "
             "both in turn (CPU ms per deck)"
@@ -240,7 +247,7 @@ def main() -> None:
             deals = list(range(1, (args.deals or 400) + 1))
             what = f"deals 1-{len(deals)}"
         print(f"{rules}, {what}, each solved by both in turn (CPU ms per deal)")
-    differ = report(trees, deals, side_by_side(trees, deals, rules, args.limit), name)
+    differ = report(trees, deals, side_by_side(trees, deals, rules, args.limit), unit(rules))
     sys.exit(1 if differ else 0)
 
 

@@ -4,9 +4,13 @@ If these fail, every widget e2e test would fail for reasons that have nothing to
 widget; they keep that distinction visible.
 """
 
+import threading
+
 import pytest
-from harness import CellError, run_all, run_code, wait_for_widget
+from harness import CellError, JupyterServer, run_all, run_code, wait_for_widget
 from playwright.sync_api import expect
+
+KERNEL_STARTS = 20  # a listing lands inside a kernel's start in most of them
 
 CLICKER = '''
 import anywidget
@@ -63,3 +67,27 @@ def test_notebook7_hosts_the_same_flow(nb7_notebook):
     page = nb7_notebook("smoke_nb7.ipynb", ["x = 6"])
     run_all(page)
     assert run_code(page, "print(x * 7)") == "42"
+
+
+def test_kernels_are_shut_down_even_while_one_is_starting(jupyter_lab: JupyterServer):
+    """A test ends by shutting its kernels down, often while the page it opened still starts
+    one. jupyter_server answers a list asked for during a start with a 500 (a fresh clone's CI
+    run met it in one test of 941); the clean-up must wait that out, and leave no kernel
+    behind."""
+    errors: list[BaseException] = []
+
+    def start_kernel() -> None:
+        try:
+            jupyter_lab.api("POST", "/api/kernels")
+        except BaseException as error:  # (reported by the test, not lost in the thread)
+            errors.append(error)
+
+    for _ in range(KERNEL_STARTS):
+        starting = threading.Thread(target=start_kernel)
+        starting.start()
+        while starting.is_alive():
+            jupyter_lab.shutdown_kernels()
+        starting.join()
+    jupyter_lab.shutdown_kernels()
+    assert errors == []
+    assert jupyter_lab.api("GET", "/api/kernels") == []

@@ -1,11 +1,12 @@
-"""What several test modules share: a reference layout and its win, a stand-in for a browser
-view, a fake clock, a wait, and a search with no pruning that checks the solver. (Test
-modules import from here, never from one another.)"""
+"""What several test modules share: a reference layout and its win, the reference decks, a
+stand-in for a browser view, a fake clock, a wait, and a search with no pruning that checks the
+solver. (Test modules import from here, never from one another.)"""
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import random
 import re
 import sqlite3
@@ -29,6 +30,16 @@ SOLUTION = (
     "draw 6c+7d 3c+Td 2h+Jd draw 9d+4c draw draw 3h+Ts 5h+8s Tc+3s 9h+4h recycle Qc+Ah draw "
     "draw 6h+7c draw draw 2c+Jc 8h+5s 5d+8d Qs+Ac Ks draw draw draw recycle 8c+5c Js+2d Th+3d"
 ).split()
+DECKS = Path(__file__).resolve().parent / "data" / "decks"  # a copy of shared/decks
+
+
+def reference_decks(name: str) -> list[dict]:
+    """The rows of one reference deck file (index, layout, rules, the independent verdict,
+    and for winnable decks the shortest win's length and a winning line)."""
+    path = DECKS / name
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 CARD_TOKEN = re.compile(r"\b(?:[A2-9TJQK][cdhs])\b")
 CARD_SYMBOL = re.compile(r"(?<![0-9A-Za-z])(10|[A2-9JQK])([♣♦♥♠])")
 CARD_WORDS = re.compile(

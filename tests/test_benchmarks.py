@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import reference_decks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -156,7 +157,7 @@ def test_the_side_by_side_benchmark_times_shortest_wins_and_names_each_length_th
     changed_solve(tmp_path, "options.pop('optimal', None)", "return _exact(game, **options)")
     done = launch("side_by_side.py", str(ROOT), str(tmp_path), "--optimal", "3")
     assert done.returncode == 1, done.stdout + done.stderr
-    rows = [json.loads(line) for line in (ROOT / "tests/data/decks/open-stock.jsonl").open()]
+    rows = reference_decks("open-stock.jsonl")
     longer = 0
     for row in rows[:3]:
         first = len(solve(Game.from_layout(row["layout"], row["rules"])).moves)

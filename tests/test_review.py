@@ -11,24 +11,15 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import math
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from helpers import reference_decks
 
 from pyramid_widget import Card, Game, build_layout
 from pyramid_widget.review import MoveReview, Review, review
 from pyramid_widget.solver import hint, solve
-
-DECKS = Path(__file__).resolve().parent / "data" / "decks"  # a copy of shared/decks
-
-
-def deck(name: str) -> list[dict]:
-    """The reference decks of one file."""
-    path = DECKS / name
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def numbered(rules: str, status: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
@@ -71,8 +62,12 @@ def with_one_mistake(layout: str, rules: str, solution: list[str]) -> tuple[Game
 def winnable_games() -> Iterator[tuple[str, str, tuple[str, ...]]]:
     """Winnable open-stock reference decks with their solutions and a winnable one-pass deck,
     then winnable numbered deals (classic, open-stock) with the solver's solutions."""
-    rows = [r for r in deck("open-stock.jsonl") if r["verdict"] == "winnable" and "solution" in r]
-    one_pass = [r for r in deck("one-pass.jsonl") if r["verdict"] == "winnable"]
+    rows = [
+        r
+        for r in reference_decks("open-stock.jsonl")
+        if r["verdict"] == "winnable" and "solution" in r
+    ]
+    one_pass = [r for r in reference_decks("one-pass.jsonl") if r["verdict"] == "winnable"]
     for row in rows[:1]:
         yield row["layout"], row["rules"], tuple(row["solution"])
     for row in one_pass[:1]:
@@ -147,7 +142,9 @@ def test_a_won_game_names_no_mistake_and_needs_no_solving() -> None:
 
 def test_a_deal_lost_from_the_start_names_no_mistake() -> None:
     lost = [
-        (r["layout"], r["rules"]) for r in deck("open-stock.jsonl") if r["verdict"] == "unwinnable"
+        (r["layout"], r["rules"])
+        for r in reference_decks("open-stock.jsonl")
+        if r["verdict"] == "unwinnable"
     ]
     layout, rules = lost[0] if lost else next(numbered("classic", "unwinnable"))[:2]
     game = play_on(Game.from_layout(layout, rules))

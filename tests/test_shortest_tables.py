@@ -4,12 +4,10 @@ need it, and must give lines exactly as short, which replay on the engine."""
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
-from helpers import replay_wins
+from helpers import reference_decks, replay_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +16,6 @@ from pyramid_widget.solver import optimal
 from pyramid_widget.solver.search import Solver
 from pyramid_widget.solver.solution import problem_from_game
 
-DECKS = Path(__file__).resolve().parent / "data" / "decks"
 RULES = ["classic", "open-stock", "one-recycle", "classic,passes=1", "strict"]
 
 
@@ -84,8 +81,7 @@ def test_the_walk_back_meets_every_kind_of_move_and_buried_cards(compact):
 
 
 def test_compact_tables_on_reference_decks_keep_the_reference_lengths(compact):
-    rows = [json.loads(line) for line in (DECKS / "open-stock.jsonl").read_text().splitlines()]
-    rows = [row for row in rows if row["verdict"] == "winnable"][:6]
+    rows = [row for row in reference_decks("open-stock.jsonl") if row["verdict"] == "winnable"][:6]
     for row in rows:
         game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
         solution = solve(game, optimal=True)

@@ -9,22 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import random
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import pytest
-from helpers import brute_force, fewest_moves, replay_wins
+from helpers import brute_force, fewest_moves, reference_decks, replay_wins
 
 from pyramid_widget import Game, Rules, solve
-
-DECKS = Path(__file__).resolve().parent / "data" / "decks"  # a copy of shared/decks
-
-
-def load(name: str) -> list[dict]:
-    path = DECKS / name
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def check(game: Game, **kwargs):
@@ -41,7 +32,7 @@ def check(game: Game, **kwargs):
 # ------------------------------------------------------------------ reference decks
 @pytest.mark.parametrize("deck", ["open-stock.jsonl", "one-pass.jsonl"])
 def test_every_reference_verdict_agrees_and_every_line_replays(deck):
-    for row in load(deck):
+    for row in reference_decks(deck):
         game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
         solution = check(game, time_limit=30)
         if row["verdict"] is not None:
@@ -49,7 +40,7 @@ def test_every_reference_verdict_agrees_and_every_line_replays(deck):
 
 
 def test_the_one_pass_decks_the_peer_left_undecided_are_all_unwinnable():
-    undecided = [row for row in load("one-pass.jsonl") if row["verdict"] is None]
+    undecided = [row for row in reference_decks("one-pass.jsonl") if row["verdict"] is None]
     assert undecided, "the reference file should hold some undecided decks"
     for row in undecided:
         game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))
@@ -65,7 +56,7 @@ def _shortest(row: dict) -> tuple[int, str, tuple[str, ...], bool]:
 
 def test_shortest_wins_have_the_reference_move_counts_on_every_reference_deck():
     """All 111 winnable open-stock decks, on both cores (a few minutes of solving)."""
-    rows = [row for row in load("open-stock.jsonl") if row["verdict"] == "winnable"]
+    rows = [row for row in reference_decks("open-stock.jsonl") if row["verdict"] == "winnable"]
     assert len(rows) == 111
     with ProcessPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(_shortest, rows))
@@ -135,7 +126,7 @@ def test_the_shortest_wins_estimate_counts_a_waste_card_once_by_its_cheaper_rout
 
 def test_the_reference_optimal_lines_are_no_shorter_than_ours():
     """The reference's own lines replay on our engine and are as long as our shortest."""
-    for row in load("open-stock.jsonl")[:40]:
+    for row in reference_decks("open-stock.jsonl")[:40]:
         if row["verdict"] != "winnable":
             continue
         game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))

@@ -123,19 +123,23 @@ def run(label: str, games: list[tuple[object, Game]], limit: float, save) -> Non
     print(f"{'':<40}slowest: {worst}", flush=True)
 
 
+def reference_decks(name: str) -> list[dict]:
+    """The rows of one reference deck file (index, layout, rules, verdict, ...)."""
+    path = DECKS / name
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def reference(name: str, count: int | None) -> list[tuple[object, Game]]:
     """The first ``count`` (None: all) decks of a reference file, as (index, game)."""
-    path = DECKS / name
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [
         (row["index"], Game.from_layout(row["layout"], Rules.parse(row["rules"])))
-        for row in rows[:count]
+        for row in reference_decks(name)[:count]
     ]
 
 
 def optimal(count: int, limit: float) -> None:
     """Shortest wins on the open-stock reference decks: CPU time and agreement."""
-    rows = [json.loads(line) for line in (DECKS / "open-stock.jsonl").read_text().splitlines()]
+    rows = reference_decks("open-stock.jsonl")
     times, agree, winnable, worst = [], 0, 0, None
     for row in rows[:count]:
         game = Game.from_layout(row["layout"], Rules.parse(row["rules"]))

@@ -240,6 +240,7 @@
  * @property {{name: keyof OptionsView, label: string, help: string}[]} options
  * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
  * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
+ * @property {Record<string, string[]>} actions intents.py's actions and the fields of each
  */
 
 /**
@@ -250,29 +251,34 @@
  */
 
 /**
- * What a view asks Python for (intents.py `parse_intent`); `Intent` adds the envelope. A tap
- * is every click or Enter on a card or a pile that is not a local selection: Python decides
- * what it means (draw, recycle, a King, a pair with the selected card, auto-pair).
- * @typedef {{action: "tap", target: CardCode | "stock" | "waste", selected: CardCode | null}
+ * What a view asks Python for: intents.py's `ACTIONS` table, written out by its
+ * `request_typedef()` (tests/test_design.py fails when the two differ). `Intent` adds the
+ * envelope. A tap is every click or Enter on a card or a pile that is not a local selection:
+ * Python decides what it means (draw, recycle, a King, a pair with the selected card, auto-pair).
+ * @typedef {{action: "tap", target: CardCode | "stock" | "waste", selected?: CardCode}
  *   | {action: "pair", cards: [CardCode, CardCode]}
- *   | {action: SimpleAction}
+ *   | {action: "draw"}
+ *   | {action: "recycle"}
+ *   | {action: "undo"}
+ *   | {action: "redo"}
+ *   | {action: "restart"}
  *   | {action: "new", number?: number, daily?: boolean, code?: string}
- *   | {action: "pause" | "unpause", auto?: boolean}
+ *   | {action: "hint"}
+ *   | {action: "dismiss"}
+ *   | {action: "pause", auto?: boolean}
+ *   | {action: "unpause", auto?: boolean}
  *   | {action: "option", name: string, value: boolean}
  *   | {action: "rules", name: string}
+ *   | {action: "share"}
+ *   | {action: "continue"}
+ *   | {action: "review"}
  *   | {action: "review_step", moves: number}
- *   | PuzzleRequest} Request
+ *   | {action: "review_close"}
+ *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}
+ *   | {action: "puzzle_close"}
+ * } Request
  */
-/**
- * Open a puzzle by id, the first one with a theme and a difficulty (either may be left out),
- * or the next (1) or previous (-1) one of the set on the board.
- * @typedef {{action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}}
- *   PuzzleRequest
- */
-/**
- * @typedef {"draw" | "recycle" | "undo" | "redo" | "restart" | "hint" | "dismiss" | "share"
- *   | "continue" | "review" | "review_close" | "puzzle_close"} SimpleAction
- */
+/** @typedef {Extract<Request, {action: "puzzle"}>} PuzzleRequest */
 /** @typedef {Request & {type: "intent", seq: number, view: string, version: number}} Intent */
 
 /**
@@ -1297,7 +1303,7 @@ class Sync {
 
 // =============================================================================== Input
 
-/** @type {Record<string, SimpleAction | "new" | "pause" | "fullscreen">} */
+/** @type {Record<string, string>} the keys and the commands they give */
 const KEY_COMMANDS = {
   d: "draw",
   r: "recycle",
@@ -1307,15 +1313,13 @@ const KEY_COMMANDS = {
   p: "pause",
   f: "fullscreen",
 };
-/** @type {Set<string>} */
-const SIMPLE_ACTIONS = new Set([
-  "draw", "recycle", "undo", "redo", "restart", "hint", "dismiss", "share", "continue", "review",
-  "review_close", "puzzle_close",
-]);
-
-/** @param {string} action @returns {action is SimpleAction} */
-function isSimpleAction(action) {
-  return SIMPLE_ACTIONS.has(action);
+/**
+ * The request for a command that is an action of no fields in Python's table, or null.
+ * @param {Catalog | null | undefined} catalog @param {string} command @returns {Request | null}
+ */
+function fieldless(catalog, command) {
+  const fields = catalog ? catalog.actions[command] : undefined;
+  return fields && fields.length === 0 ? /** @type {Request} */ ({ action: command }) : null;
 }
 
 /**
@@ -1425,7 +1429,8 @@ class Input {
     }
     if (action === "new") return this.closeMenuAnd({ action: "new" });
     if (action === "restart" || action === "review") return this.closeMenuAnd({ action });
-    if (isSimpleAction(action)) this.send({ action });
+    const request = fieldless(view.model.get("catalog"), action);
+    if (request) this.send(request);
   }
 
   /** @param {Request} request */
@@ -1491,7 +1496,7 @@ class Input {
     const selected = this.view.ui.selected;
     if (selected) this.view.select(null);
     const cards = [selected, card].filter((code) => code != null);
-    this.send({ action: "tap", target, selected }, cards);
+    this.send(selected ? { action: "tap", target, selected } : { action: "tap", target }, cards);
   }
 
   // ------------------------------------------------------------------ pointer

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from . import solver
 from .game import Game, Move
 from .puzzles import Puzzle, PuzzleSet
+from .puzzles import load as load_puzzles
+from .rules import Rules
 
 PLAY_ON_CHECK_S = 2.0
 """Seconds the solver may take to judge one move of the play-on (an undecided one is let by)."""
@@ -128,3 +130,22 @@ class PuzzleRun:
                 "first_try": self.score.first_try,
             },
         }
+
+
+def choose(
+    which: Puzzle | str | None, rules: Rules | str, theme: str | None, difficulty: str | None
+) -> tuple[PuzzleSet, Puzzle]:
+    """The puzzles a board steps through and the one to pose: `which` (a `Puzzle`, alone, or
+    the id of a shipped one, among those of `rules` when it is one of them), or the first
+    shipped puzzle of `rules` with that `theme` and `difficulty` (either may be None)."""
+    if isinstance(which, Puzzle):
+        return PuzzleSet([which]), which
+    chosen = load_puzzles(rules, theme=theme, difficulty=difficulty)
+    if which is not None:
+        chosen = chosen if which in chosen else load_puzzles()
+        if which not in chosen:
+            raise ValueError(f"no shipped puzzle has the id {which!r}")
+        return chosen, chosen.get(which)
+    if not chosen:
+        raise ValueError("no shipped puzzle has that theme and difficulty")
+    return chosen, chosen[0]

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .game import Game
+from .intents import front_end_actions
 from .puzzles import DIFFICULTIES, THEMES
 from .rules import PRESETS, Rules
 from .svg import WASTE_FAN
@@ -109,6 +110,7 @@ def catalog() -> dict[str, Any]:
             for f in OPTION_FIELDS
         ],
         "verdicts": dict(VERDICT_WORDS),
+        "actions": front_end_actions(),
         "puzzles": {
             "themes": [
                 {"id": theme.id, "title": theme.title, "meaning": theme.meaning}

@@ -21,6 +21,7 @@ import traitlets
 
 from . import svg
 from .game import Game, Move
+from .intents import Desk
 from .puzzles import Puzzle
 from .records import Records
 from .review import Review
@@ -106,6 +107,7 @@ class PyramidWidget(anywidget.AnyWidget):
         **kwargs: Any,
     ) -> None:
         self.session = GameSession(rules, deal, layout, game=game, store=store, clock=self._now)
+        self._desk = Desk(self.session)
         self._pictures: list[Any] = []  # display handles of the pictures beside the board
         settings = {name: kwargs.pop(name) for name in _SETTINGS if name in kwargs}
         super().__init__(catalog=catalog(), next_rules=self.session.next_rules, **kwargs)
@@ -206,8 +208,8 @@ class PyramidWidget(anywidget.AnyWidget):
             self.session.set_option(name, value)
 
     def _on_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        """Hand a front end's message to the session and send its answer back."""
-        reply = self.session.handle(content)
+        """Hand a front end's message to the intents' desk and send its answer back."""
+        reply = self._desk.handle(content)
         if reply is not None:
             self.send(reply)
 

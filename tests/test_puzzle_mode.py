@@ -12,6 +12,7 @@ import pytest
 from helpers import cards_named
 
 from pyramid_widget import IllegalMove, Move, puzzles, solve
+from pyramid_widget.intents import Desk
 from pyramid_widget.session import NO_PUZZLE, GameSession
 from pyramid_widget.view import NO_HINTS_IN_PUZZLES
 
@@ -26,7 +27,7 @@ SEQ = itertools.count(1)
 def intent(session: GameSession, action: str, **fields) -> dict:
     message = {"type": "intent", "seq": next(SEQ), "view": "v",
                "version": session.version, "action": action, **fields}  # fmt: skip
-    return session.handle(message)
+    return Desk(session).handle(message)
 
 
 def test_a_wrong_move_is_refused_and_explained_and_the_right_line_is_accepted_to_the_win():
@@ -92,6 +93,17 @@ def test_puzzles_are_not_recorded_and_the_game_left_waits(tmp_path):
     session.play(puzzle.answers[0].move)
     session.close_puzzle()
     assert session.records().games == 0 and session.store.saved_game("classic").game.log == saved
+
+
+def test_a_refused_continue_leaves_the_puzzle_on_the_board_and_the_records_alone(tmp_path):
+    session = GameSession("classic", deal=42, store=tmp_path / "db.sqlite3", threads=False)
+    session.draw()
+    puzzle = session.open_puzzle()
+    state = session.state
+    answer = intent(session, "continue")  # nothing saved of another game to continue
+    assert not answer["ok"] and session.puzzle == puzzle and session.state == state
+    session.restart()  # the puzzle's restart: the deal waiting behind it is not given up
+    assert session.puzzle == puzzle and session.records().losses == 0
 
 
 def test_a_puzzle_gives_no_hint_and_a_new_deal_ends_puzzle_mode():

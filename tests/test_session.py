@@ -11,14 +11,15 @@ import pytest
 from helpers import LAYOUT, SOLUTION, wait_for
 
 from pyramid_widget import Game, Move
-from pyramid_widget.intents import handle
-from pyramid_widget.session import GameSession, Jobs
+from pyramid_widget.intents import Desk
+from pyramid_widget.jobs import Jobs
+from pyramid_widget.session import GameSession
 from pyramid_widget.view import CHECKING, REVIEWING
 
 
 def intent(session: GameSession, action: str, seq: int = 1, **fields: object) -> dict:
     message = {"type": "intent", "seq": seq, "view": "v", "version": session.version}
-    return handle(session, {**message, "action": action, **fields})
+    return Desk(session).handle({**message, "action": action, **fields})
 
 
 def test_the_session_imports_nothing_from_jupyter():
@@ -154,4 +155,4 @@ def test_javascripts_null_from_pyodide_reads_as_nothing_selected():
         "target": "stock",
         "selected": JsNull(),
     }
-    assert session.handle(message)["move"] == "draw"
+    assert Desk(session).handle(message)["move"] == "draw"

@@ -203,8 +203,8 @@ MALFORMED = [
     ),
     ({"type": "intent", "seq": 1, "action": "draw", "version": "3"}, "'version' must be"),
     ({"type": "intent", "seq": 1, "action": "draw", "view": 3}, "'view' must be text"),
-    ({"type": "intent", "seq": 1, "action": "new", "number": -4}, "deal number"),
-    ({"type": "intent", "seq": 1, "action": "new", "number": 2.5}, "deal number"),
+    ({"type": "intent", "seq": 1, "action": "new", "number": -4}, "'number' must be"),
+    ({"type": "intent", "seq": 1, "action": "new", "number": 2.5}, "'number' must be"),
     ({"type": "intent", "seq": 1, "action": "new", "number": 10**30}, "deal number"),
 ]
 

@@ -15,7 +15,7 @@ from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
 from pyramid_widget import Game, IllegalMove, Move, Review
 from pyramid_widget.intents import NOTHING_TO_CONTINUE
-from pyramid_widget.session import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
+from pyramid_widget.review_mode import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
 from pyramid_widget.store import NullStore, Store, default_path
 from pyramid_widget.view import REVIEWING
 from pyramid_widget.widget import PyramidWidget
@@ -352,9 +352,9 @@ def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
 @pytest.mark.parametrize(
     ("message", "reason"),
     [
-        ({"action": "review_step"}, "'moves': a whole number"),
-        ({"action": "review_step", "moves": -1}, "'moves': a whole number"),
-        ({"action": "review_step", "moves": "3"}, "'moves': a whole number"),
+        ({"action": "review_step"}, "'moves' must be a whole number"),
+        ({"action": "review_step", "moves": -1}, "'moves' must be a whole number"),
+        ({"action": "review_step", "moves": "3"}, "'moves' must be a whole number"),
     ],
 )
 def test_malformed_review_steps_change_nothing(message, reason):

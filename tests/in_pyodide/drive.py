@@ -7,7 +7,7 @@ the test's own CPython, and compares the two: every answer asked for here is rep
 searches finish far inside their limits, fair hints count search nodes rather than seconds,
 winnable deals come from a seed), so Pyodide must give exactly the same game as CPython.
 
-`session()` drives a `GameSession` the way a board does, through `intents.handle`, with the
+`session()` drives a `GameSession` the way a board does, through `intents.Desk`, with the
 default job runner: a worker thread where one can start, the caller's own turn where none can
 (Pyodide). The hint, the review and the winnable deal must each come back with an answer.
 
@@ -221,7 +221,7 @@ def _as_message(move: str) -> dict[str, Any]:
 
 def session() -> dict[str, Any]:
     """A board's slow requests through intents: each ends in an answer, none stays pending."""
-    from pyramid_widget.intents import handle
+    from pyramid_widget.intents import Desk
     from pyramid_widget.session import GameSession
 
     board = GameSession("classic", deal=DEAL, store=None)
@@ -233,7 +233,7 @@ def session() -> dict[str, Any]:
         nonlocal seq
         seq += 1
         message = {"type": "intent", "seq": seq, "view": "v1", "version": board.version}
-        return handle(board, {**message, "action": action, **fields})
+        return Desk(board).handle({**message, "action": action, **fields})
 
     hint_ack = intent("hint")
     hint_settled = _settled(lambda: board.state["hint"] not in (None, {"status": "checking"}))

@@ -32,10 +32,7 @@ Safety, and why:
 - Saves are replayed, never trusted (`Game.from_json`).
 - Ownership: a game belongs to the process that last saved it while that process lives (its
   owner lock, see `locks.py`); it is then never offered, given up or taken elsewhere. Owners
-  are `host:pid:token`; a reused pid does not matter, the token's lock does. A row of the
-  older `host:pid` form cannot be checked and is treated as free: holding it could hold it
-  forever (a pid lives on in another process), and freeing it at worst offers a game that an
-  old version of this package is still playing.
+  are `host:pid:token`; a reused pid does not matter, the token's lock does.
 - Beside the file: `<name>.lock` (the lock above) and `<name>.owners/` (owner locks); both
   may be deleted while no process has the database open.
 - A database that cannot be written (a read-only file or folder) is opened read-only:
@@ -510,13 +507,14 @@ class Store:
         )
 
     def _held_elsewhere(self, owner: object) -> bool:
-        """Is the game saved by `owner` still being played by another live process?"""
+        """Is the game saved by `owner` (`host:pid:token`) still being played by another live
+        process? Only the token's lock can tell: a pid may belong to another process now."""
         if not isinstance(owner, str):
             return False
-        host, _, token = owner.rpartition(":")
-        host = host.rpartition(":")[0]
-        if not host or host != socket.gethostname() or token == owner_token():
-            return False  # the old host:pid form, another host, or this process
+        rest, _, token = owner.rpartition(":")
+        host = rest.rpartition(":")[0]
+        if host != socket.gethostname() or token == owner_token():
+            return False  # another host, or this process
         return owner_alive(self._owners, token)
 
     @staticmethod

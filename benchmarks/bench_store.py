@@ -54,7 +54,7 @@ def main(finished_games: int = 2000) -> None:
     print(f"database with {finished_games + 1} finished games: {size / 1e6:.1f} MB")
 
     opened = [timed(lambda: Store(path).close()) for _ in range(5)]
-    print(f"open (quick_check, WAL, migrations): median {ms(statistics.median(opened))}")
+    print(f"open (quick_check, WAL): median {ms(statistics.median(opened))}")
 
     store = Store(path)
     player = Game.deal(2)

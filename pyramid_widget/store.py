@@ -10,8 +10,8 @@ Safety, and why:
   and save at once; readers never wait, writers take turns, and nothing is lost.
 - Opening sets the file up under an exclusive lock on `<name>.lock` (see `locks.py`): what the
   file is (ours? a newer schema? damaged?) is read in one transaction, then WAL is switched on
-  (waiting out other processes' locks), then the schema is brought up to date in one write
-  transaction that checks again that the file is ours. So processes opening a new file at the
+  (waiting out other processes' locks), then a new file's tables are made in one write
+  transaction that checks again what the file is. So processes opening a new file at the
   same instant all succeed, and a half-made file is never misjudged (without `fcntl`, the
   transactions alone keep that promise).
 - One row per game attempt, keyed by a random id; every save is one transaction, so a process
@@ -24,8 +24,8 @@ Safety, and why:
   one moves it and the others open the fresh one. Every read and write holds the lock shared
   and first checks that the path still names the file its connection has open (else it opens
   the new one): a save that returns True is in the file the next open reads.
-- A file from a newer schema, or another application's database, is refused with StoreError
-  and never written to.
+- A file from another schema (a newer one, or one no release wrote), or another
+  application's database, is refused with StoreError and never written to.
 - A damaged row (a value of the wrong type, a NULL where a value belongs, a save that no longer
   loads) is left out of Continue, the records and the history, with one warning per row per
   process, and kept in the file as it is for inspection; the rest of the file works.
@@ -66,21 +66,20 @@ from .records import AnyStore, FinishedGame, Outcome, Records, Result, SavedGame
 from .rules import Rules
 from .schema import (
     APPLICATION_ID,
-    MIGRATIONS,
+    SCHEMA,
     SCHEMA_VERSION,
+    SELECT_GAMES,
+    SELECT_OUTCOMES,
     Row,
     decode,
     lenient_text,
     moment,
-    selects,
     shown,
 )
 
 __all__ = [
     "DEFAULT",
     "ENV_VAR",
-    "MIGRATIONS",
-    "SCHEMA_VERSION",
     "AnyStore",
     "FinishedGame",
     "NullStore",
@@ -265,9 +264,7 @@ class Store:
         self.read_only = bool(read_only)
         self._owners = self.path.with_name(f"{self.path.name}.owners")
         self._lock = threading.RLock()
-        # the SELECTs of whole rows and of rows without saves; None when there is no table
-        self._select: str | None = None
-        self._select_light: str | None = None
+        self._empty = False  # a new file opened read-only has no table yet
         self._identity: tuple[int, int] | None = None
         if not self.read_only:
             try:
@@ -465,10 +462,10 @@ class Store:
         if limit == 0:
             return finished
         with self._using() as conn:
-            if self._select is None:
+            if self._empty:
                 return finished
             cursor = conn.execute(
-                f"{self._select} {where} ORDER BY finish_order DESC, rowid DESC", params
+                f"{SELECT_GAMES} {where} ORDER BY finish_order DESC, rowid DESC", params
             )
             for row in self._sound(cursor):  # damaged rows do not count towards the limit
                 finished.append(row.finished_game())
@@ -479,9 +476,9 @@ class Store:
     # ------------------------------------------------------------------ internals
     def _read(self, where: str, params: tuple = (), *, saves: bool = True) -> list[tuple]:
         with self._using() as conn:
-            select = self._select if saves else self._select_light
-            if select is None:  # a read-only file without our table: nothing to show
+            if self._empty:
                 return []
+            select = SELECT_GAMES if saves else SELECT_OUTCOMES
             return conn.execute(f"{select} {where}", params).fetchall()
 
     def _sound(self, raws: Iterable[tuple]) -> Iterator[Row]:
@@ -637,8 +634,8 @@ class Store:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("BEGIN IMMEDIATE")
             try:
-                version = self._inspect(conn, check_pages=False)
-                self._migrate(conn, version)
+                if self._inspect(conn, check_pages=False) == 0:
+                    self._create(conn)
             except BaseException:
                 _end(conn)
                 raise
@@ -646,7 +643,7 @@ class Store:
         except BaseException:
             conn.close()
             raise
-        self._select, self._select_light = selects("practice")
+        self._empty = False
         return conn
 
     def _open_read_only(self) -> sqlite3.Connection:
@@ -661,10 +658,7 @@ class Store:
             try:
                 conn.execute("BEGIN")
                 try:
-                    version = self._inspect(conn, check_pages=True)
-                    has_table = conn.execute(
-                        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
-                    ).fetchone()[0]
+                    empty = self._inspect(conn, check_pages=True) == 0
                 finally:
                     _end(conn)
             except sqlite3.Error as error:
@@ -681,8 +675,7 @@ class Store:
             except BaseException:
                 conn.close()
                 raise
-            if has_table:  # before migration 2 no game was practice
-                self._select, self._select_light = selects("practice" if version >= 2 else "0")
+            self._empty = empty
             self._identity = _identity(self.path)
             return conn
         raise StoreError(f"cannot read records database {self.path}: {refused}")
@@ -699,9 +692,10 @@ class Store:
         return conn
 
     def _inspect(self, conn: sqlite3.Connection, *, check_pages: bool) -> int:
-        """The file's schema version; StoreError for a newer schema or another application's
-        file, _DamagedFile when quick_check finds damaged pages. Run inside a transaction, so
-        a file another process is making is seen before or after, never half-made."""
+        """The file's schema version (0 for a new file); StoreError for another schema or
+        another application's file, _DamagedFile when quick_check finds damaged pages. Run
+        inside a transaction, so a file another process is making is seen before or after,
+        never half-made."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -716,6 +710,12 @@ class Store:
                 f"(schema {version}; this version reads up to schema {SCHEMA_VERSION}). It was "
                 f"left untouched: upgrade pyramid-widget, or set {ENV_VAR} to another path."
             )
+        if 0 < version < SCHEMA_VERSION:
+            raise StoreError(
+                f"the records database {self.path} has schema {version}, which no release "
+                f"wrote and this version does not read. It was left untouched: set {ENV_VAR} "
+                "to another path."
+            )
         if check_pages:
             problems = [
                 row[0]
@@ -727,19 +727,17 @@ class Store:
         return version
 
     @staticmethod
-    def _migrate(conn: sqlite3.Connection, version: int) -> None:
-        """Bring the schema from `version` up to SCHEMA_VERSION (inside the caller's write
-        transaction; a concurrent process doing the same finds nothing left to do)."""
-        for step in range(version, SCHEMA_VERSION):
-            for statement in MIGRATIONS[step]:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                (step + 1, _now()),
-            )
-        if version < SCHEMA_VERSION:
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    def _create(conn: sqlite3.Connection) -> None:
+        """Make the tables of a new file (inside the caller's write transaction; a process
+        making the same file at the same time finds it made)."""
+        for statement in SCHEMA:
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+            (SCHEMA_VERSION, _now()),
+        )
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _move_aside(self, damage: sqlite3.Error) -> Path:
         """Rename the damaged file (and its WAL and shared-memory files, which must not be

@@ -11,12 +11,12 @@ import warnings
 from pathlib import Path
 
 import pytest
-from helpers import won_game, write_schema_1_database
+from helpers import won_game
 
 from pyramid_widget import Game, locks
+from pyramid_widget.schema import SCHEMA_VERSION
 from pyramid_widget.store import (
     DEFAULT,
-    SCHEMA_VERSION,
     NullStore,
     Store,
     StoreError,
@@ -192,7 +192,7 @@ def test_a_new_database_carries_its_schema_version(path):
     Store(path).close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
@@ -211,6 +211,20 @@ def test_a_newer_schema_is_refused_and_never_written(path):
     assert isinstance(fallback, NullStore)
     assert digest(path) == before
     assert not list(path.parent.glob("*.damaged-*"))
+
+
+def test_a_schema_no_release_wrote_is_refused_and_never_written(path):
+    with Store(path) as store:
+        store.save("g", played(), 1.0)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 1")  # the first schema, never released
+    conn.close()
+    before = digest(path)
+    with pytest.raises(StoreError, match=r"schema 1, which no release wrote.*left untouched"):
+        Store(path)
+    with pytest.raises(StoreError, match="no release wrote"):
+        Store(path, read_only=True)
+    assert digest(path) == before
 
 
 def test_another_applications_database_is_refused_and_left_alone(path):
@@ -271,20 +285,6 @@ def test_saving_off_keeps_nothing():
     assert not store.save("g", won_game(), 1.0, result="won")
     assert store.saved_game("classic") is None and store.history() == []
     assert store.records("classic").games == 0 and store.all_records() == {}
-
-
-def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
-    write_schema_1_database(path, won_game())  # as the first version wrote it
-    for _ in range(2):  # the second open finds nothing left to do
-        with Store(path) as store:
-            records = store.records("classic")
-            [entry] = store.history()
-        assert (records.wins, records.fastest_win, records.best_streak) == (1, 12.0, 1)
-        assert not entry.practice
-    conn = sqlite3.connect(path)
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
-    assert conn.execute("SELECT practice FROM games").fetchall() == [(0,)]
-    conn.close()
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import won_game, write_schema_1_database
+from helpers import won_game
 
 from pyramid_widget import Game
 from pyramid_widget.records import Recorder
@@ -104,15 +104,13 @@ def test_a_database_opened_read_only_shows_everything_and_writes_nothing(tmp_pat
     assert digest(path) == before  # (SQLite may leave an empty WAL beside it, to read safely)
 
 
-def test_a_read_only_database_of_an_older_schema_is_read_without_migrating(tmp_path):
+def test_a_new_empty_file_read_only_shows_nothing(tmp_path):
     path = tmp_path / "records.sqlite3"
-    write_schema_1_database(path, won_game())  # schema 1, as the first version wrote it
-    before = digest(path)
+    path.touch()
     with Store(path, read_only=True) as store:
-        records = store.records("classic")
-        [entry] = store.history()
-    assert (records.wins, records.fastest_win, entry.practice) == (1, 12.0, False)
-    assert digest(path) == before
+        assert store.saved_game("classic") is None and store.history() == []
+        assert store.records("classic").games == 0 and store.all_records() == {}
+    assert path.read_bytes() == b""
 
 
 def test_reading_a_database_that_is_not_there_is_refused(tmp_path):

@@ -448,7 +448,7 @@ class GameSession:
             offer = self._recorder.offer
             if offer is None or offer.game_id in _played_elsewhere(self):
                 return None
-            game = self._recorder.continue_game(offer)
+            game = self._recorder.continue_saved(offer)
             if game is None:
                 return None
             self._game = game

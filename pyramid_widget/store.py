@@ -37,7 +37,7 @@ Safety, and why:
   may be deleted while no process has the database open.
 - A database that cannot be written (a read-only file or folder) is opened read-only:
   `read_only` is True, the records, history and saved games are shown, `save()` and
-  `abandon()` return False, and one warning says that saving is off. `Store(path,
+  `give_up()` return False, and one warning says that saving is off. `Store(path,
   read_only=True)` asks for that directly. When even the WAL's shared-memory file cannot be
   made, the file is read as immutable: saves another process left in its WAL (not yet
   checkpointed) are not seen then.
@@ -222,7 +222,7 @@ class NullStore:
     ) -> bool:
         return False
 
-    def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
+    def give_up(self, game_id: str, elapsed: float | None = None) -> bool:
         return False
 
     def take(self, saved: SavedGame) -> bool:
@@ -357,7 +357,7 @@ class Store:
             )
             return cursor.rowcount > 0
 
-    def abandon(self, game_id: str, elapsed: float | None = None) -> bool:
+    def give_up(self, game_id: str, elapsed: float | None = None) -> bool:
         """Record the unfinished game `game_id` as lost (it was begun and left), at its last saved
         position; `elapsed` updates its clock. Returns False if there is no such unfinished
         game, if another live process is playing it (never taken from under it), or if the
@@ -387,8 +387,9 @@ class Store:
     def take(self, saved: SavedGame) -> bool:
         """Make this process the owner of the saved game `saved` before continuing it: False
         if it finished, if another live process took it up, or if it was saved again since
-        `resume` offered it (then `resume` offers its latest save). Two processes offered the
-        same game: one of them plays it. True on a read-only database (nothing is saved)."""
+        `saved_game` offered it (then `saved_game` offers its latest save). Two processes
+        offered the same game: one of them plays it. True on a read-only database (nothing is
+        saved)."""
         if self.read_only:
             return True
         hold_owner_lock(self._owners)

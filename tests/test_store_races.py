@@ -65,7 +65,7 @@ def take_orphans(command):
         recorder = Recorder(store, Game.deal(command["deal"]))
         taken = []
         for _ in range(50):
-            game = recorder.continue_game()
+            game = recorder.continue_saved()
             if game is None:
                 if store.saved_game("classic") is None:
                     break

@@ -45,7 +45,7 @@ def fill(path: Path) -> None:
         lost = Game.deal(3)
         lost.draw()
         store.save("loss", lost, 4.0)
-        store.abandon("loss")
+        store.give_up("loss")
         open_game = Game.deal(5)
         open_game.draw()
         store.save("open", open_game, 6.0)
@@ -73,9 +73,9 @@ def what_it_shows(store: Store) -> dict:
         "saving": store.saving,
         "records": [records.games, records.wins, records.losses, records.fastest_win],
         "history": [entry.game_id for entry in store.history()],
-        "resume": saved and saved.game_id,
+        "continue": saved and saved.game_id,
         "save": store.save("new", won_game(), 1.0, result="won"),
-        "abandon": store.abandon("open"),
+        "give_up": store.give_up("open"),
         "after": store.records("classic").games,
     }
 
@@ -85,9 +85,9 @@ SHOWN = {
     "saving": False,
     "records": [2, 1, 1, 30.0],
     "history": ["loss", "win"],
-    "resume": "open",
+    "continue": "open",
     "save": False,
-    "abandon": False,
+    "give_up": False,
     "after": 2,
 }
 

@@ -178,8 +178,9 @@ class AnyStore(Protocol):
     """
 
     path: Path | None
-    read_only: bool
 
+    @property
+    def read_only(self) -> bool: ...
     @property
     def saving(self) -> bool: ...
     def save(

@@ -145,6 +145,11 @@ def _seconds(value: object, column: str) -> float:
     return float(value)
 
 
+def timestamp() -> str:
+    """Now, as the file keeps a moment (read back by `moment`)."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
+
+
 def moment(value: object, column: str) -> _dt.datetime:
     try:
         moment = _dt.datetime.fromisoformat(_text(value, column))

@@ -89,9 +89,8 @@ class Outcome(NamedTuple):
     practice: bool = False
 
 
-def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
-    """Records from the finished games (`Outcome`s, or tuples of its fields) in finishing
-    order."""
+def summarize(rules: str, finished: Iterable[Outcome]) -> Records:
+    """Records from the finished games in finishing order."""
     try:
         scoring = Rules.parse(rules).scoring
     except ValueError:  # a preset this version does not know: show what the games scored
@@ -100,7 +99,7 @@ def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
     fastest: float | None = None
     fewest: int | None = None
     best_score: int | None = None
-    for result, elapsed, moves, score, practice in map(Outcome._make, _padded(finished)):
+    for result, elapsed, moves, score, practice in finished:
         if result == "won":
             wins += 1
         else:
@@ -119,12 +118,6 @@ def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
     return Records(
         rules, wins + losses, wins, losses, streak, best_streak, fastest, fewest, best_score
     )
-
-
-def _padded(rows: Iterable[Outcome | tuple]) -> Iterable[tuple]:
-    """Rows without `practice` are games begun at their deal's start."""
-    for row in rows:
-        yield row if len(row) == len(Outcome._fields) else (*row, False)
 
 
 # ---------------------------------------------------------------------- what a store hands back

@@ -371,7 +371,7 @@ def test_summarize_leaves_practice_games_out_of_bests_and_streaks():
         Outcome("won", 90.0, 40, 300),
         Outcome("lost", 5.0, 2, 20, practice=True),  # does not break the streak
         Outcome("won", 1.0, 1, 10**6, practice=True),  # sets no best, does not extend it
-        ("won", 80.0, 50, 200),  # a plain tuple: begun at its deal's start
+        Outcome("won", 80.0, 50, 200),  # begun at its deal's start
     ]
     records = summarize("scored", rows)
     assert (records.games, records.wins, records.losses) == (4, 3, 1)
@@ -400,8 +400,10 @@ def test_records_sit_below_the_store_and_never_import_it():
 
 # ---------------------------------------------------------------------- summaries
 def test_summarize_streaks_rates_and_bests():
-    rows = [("won", 90.0, 40, 300), ("won", 80.0, 50, 200), ("lost", 10.0, 5, 20),
-            ("won", 70.0, 45, 400), ("won", 95.0, 30, 100), ("won", 99.0, 60, 150)]  # fmt: skip
+    rows = [Outcome(*row) for row in [
+        ("won", 90.0, 40, 300), ("won", 80.0, 50, 200), ("lost", 10.0, 5, 20),
+        ("won", 70.0, 45, 400), ("won", 95.0, 30, 100), ("won", 99.0, 60, 150),
+    ]]  # fmt: skip
     records = summarize("scored", rows)
     assert (records.games, records.wins, records.losses) == (6, 5, 1)
     assert (records.current_streak, records.best_streak) == (3, 3)

@@ -48,13 +48,13 @@ def main(finished_games: int = 2000) -> None:
     for n in range(finished_games):
         store.save(f"g{n}", game, 60.0 + n % 90, result="won" if n % 3 else None)
         if n % 3 == 0:
-            store.abandon(f"g{n}")
+            store.give_up(f"g{n}")
     store.close()
     size = path.stat().st_size
     print(f"database with {finished_games + 1} finished games: {size / 1e6:.1f} MB")
 
     opened = [timed(lambda: Store(path).close()) for _ in range(5)]
-    print(f"open (quick_check, WAL, migrations): median {ms(statistics.median(opened))}")
+    print(f"open (quick_check, WAL): median {ms(statistics.median(opened))}")
 
     store = Store(path)
     player = Game.deal(2)

@@ -2,9 +2,9 @@
 
 Two kinds, both released by the operating system when their process ends, however it ends:
 
-- `FileLock`: shared or exclusive, with a deadline. The store holds it exclusively while it sets
-  up a file or moves a damaged one aside, and shared around every read and write, so no process
-  ever uses a file in the middle of being replaced.
+- `FileLock`: shared or exclusive, with a deadline. `StoreFile` holds it exclusively while it
+  sets up a file or moves a damaged one aside, and shared around every read and write, so no
+  process ever uses a file in the middle of being replaced.
 - Owner locks (`hold_owner_lock`, `owner_alive`): each process that saves games holds an
   exclusive lock on a file named by a random token, the token is written beside its games, and
   another process asks whether that lock is still held. A process id can be reused by an

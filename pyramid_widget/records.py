@@ -89,9 +89,8 @@ class Outcome(NamedTuple):
     practice: bool = False
 
 
-def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
-    """Records from the finished games (`Outcome`s, or tuples of its fields) in finishing
-    order."""
+def summarize(rules: str, finished: Iterable[Outcome]) -> Records:
+    """Records from the finished games in finishing order."""
     try:
         scoring = Rules.parse(rules).scoring
     except ValueError:  # a preset this version does not know: show what the games scored
@@ -100,7 +99,7 @@ def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
     fastest: float | None = None
     fewest: int | None = None
     best_score: int | None = None
-    for result, elapsed, moves, score, practice in map(Outcome._make, _padded(finished)):
+    for result, elapsed, moves, score, practice in finished:
         if result == "won":
             wins += 1
         else:
@@ -119,12 +118,6 @@ def summarize(rules: str, finished: Iterable[Outcome | tuple]) -> Records:
     return Records(
         rules, wins + losses, wins, losses, streak, best_streak, fastest, fewest, best_score
     )
-
-
-def _padded(rows: Iterable[Outcome | tuple]) -> Iterable[tuple]:
-    """Rows without `practice` are games begun at their deal's start."""
-    for row in rows:
-        yield row if len(row) == len(Outcome._fields) else (*row, False)
 
 
 # ---------------------------------------------------------------------- what a store hands back
@@ -174,18 +167,19 @@ class AnyStore(Protocol):
     """What a `Recorder` and the widget use: a `Store`, or a `NullStore` that keeps nothing.
 
     `saving` is False when nothing is written (saving off, or a read-only database, whose
-    records are still shown); `save` and `abandon` then return False.
+    records are still shown); `save` and `give_up` then return False.
     """
 
     path: Path | None
-    read_only: bool
 
+    @property
+    def read_only(self) -> bool: ...
     @property
     def saving(self) -> bool: ...
     def save(
         self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
     ) -> bool: ...
-    def abandon(self, game_id: str, elapsed: float | None = None) -> bool: ...
+    def give_up(self, game_id: str, elapsed: float | None = None) -> bool: ...
     def take(self, saved: SavedGame) -> bool: ...
     def saved_game(self, rules: Rules | str) -> SavedGame | None: ...
     def records(self, rules: Rules | str) -> Records: ...
@@ -280,7 +274,7 @@ class Recorder:
     def changed(self, action: str, game: Game) -> None:
         """The widget's one hook, after each change, with `MoveEvent.action` and the live game:
         "play", "undo", "redo", "refresh" save; "restart" and a different game (a new deal)
-        apply the loss rule. Any other action, e.g. after `continue_game`, changes nothing."""
+        apply the loss rule. Any other action, e.g. after `continue_saved`, changes nothing."""
         if game is not self._game:
             self.new_game(game)
         elif action == "restart":
@@ -297,7 +291,7 @@ class Recorder:
             if not game.log and not game.can_redo:
                 return  # nothing played yet: nothing to save
             self._started = True
-            self.decline()
+            self.give_up_offer()
             self.unpause()
         result = "won" if game.is_won else None
         if result:
@@ -322,7 +316,7 @@ class Recorder:
         self._leave()
         self._begin(self._game, elapsed=0.0, game_id=None)
 
-    def continue_game(self, saved: SavedGame | None = None) -> Game | None:
+    def continue_saved(self, saved: SavedGame | None = None) -> Game | None:
         """Take up a saved unfinished game: `saved`, else the pending offer, else the latest
         one of the current rules. Returns its Game (the widget shows it) or None if there is
         none. A started deal it replaces counts as lost; the game already being played is
@@ -344,11 +338,11 @@ class Recorder:
         self.unpause()
         return saved.game
 
-    def decline(self) -> None:
+    def give_up_offer(self) -> None:
         """Give up the offered saved game (a new game started instead): recorded as lost."""
         offer, self.offer = self.offer, None
         if offer is not None:
-            self._safely(lambda: self.store.abandon(offer.game_id, offer.elapsed), None)
+            self._safely(lambda: self.store.give_up(offer.game_id, offer.elapsed), None)
 
     def pause(self) -> None:
         """Stop the clock (a pause button, a hidden tab)."""
@@ -376,7 +370,7 @@ class Recorder:
         if self._started and not self._finished:
             self._finished = True
             elapsed = self._elapsed
-            self._safely(lambda: self.store.abandon(self._game_id, elapsed), None)
+            self._safely(lambda: self.store.give_up(self._game_id, elapsed), None)
 
     def _safely(self, action: Callable[[], Any], default: Any) -> Any:
         """Run a store call; a failing store warns and the game goes on."""

@@ -1,4 +1,4 @@
-"""The records database's format: the schema and its migrations, and how a row is read back.
+"""The records database's format: the schema, and how a row is read back.
 
 A row is never trusted: `decode` checks every value it reads (types, ranges, dates), and names
 the first thing wrong, so that the store can set a damaged row aside and read the rest. Text
@@ -16,42 +16,34 @@ from .records import FinishedGame, Outcome, Result
 
 APPLICATION_ID = 0x50595257  # "PYRW": marks the file as ours (PRAGMA application_id)
 
-# MIGRATIONS[k] takes the schema from version k to k + 1. A file is brought up to date in one
-# transaction however many steps it needs. Append only.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """CREATE TABLE schema_version (
-            version INTEGER PRIMARY KEY,
-            applied_at TEXT NOT NULL
-        )""",
-        """CREATE TABLE games (
-            id TEXT PRIMARY KEY,          -- one attempt at a deal; finishing is keyed on it
-            rules TEXT NOT NULL,          -- Rules.name: records are kept per rules
-            deal_number INTEGER,          -- NULL for a written layout
-            layout TEXT NOT NULL,         -- the 52 cards, for replay
-            log TEXT NOT NULL,            -- the moves played, in notation, space separated
-            save TEXT NOT NULL,           -- Game.to_json(): position, undo and redo, seen cards
-            moves INTEGER NOT NULL,       -- move count at the last save
-            score INTEGER NOT NULL,
-            elapsed REAL NOT NULL,        -- seconds of play (time away never counts)
-            result TEXT CHECK (result IN ('won', 'lost')),  -- NULL while unfinished
-            owner TEXT NOT NULL,          -- host:pid:token of the last process that saved it
-            started_at TEXT NOT NULL,
-            saved_at TEXT NOT NULL,
-            finished_at TEXT,
-            finish_order INTEGER UNIQUE   -- order of finishing, for win streaks
-        )""",
-        "CREATE INDEX games_unfinished ON games (rules, saved_at) WHERE result IS NULL",
-        "CREATE INDEX games_finished ON games (rules, finish_order) WHERE result IS NOT NULL",
-    ),
-    (
-        # 1: the game did not begin at its deal's start; it sets no best and no streak.
-        # Games saved before this column existed are not practice.
-        """ALTER TABLE games ADD COLUMN
-            practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1))""",
-    ),
+SCHEMA_VERSION = 2  # PRAGMA user_version; schema 1 was never released, and is not read
+SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE schema_version (
+        version INTEGER PRIMARY KEY,
+        applied_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE games (
+        id TEXT PRIMARY KEY,          -- one attempt at a deal; finishing is keyed on it
+        rules TEXT NOT NULL,          -- Rules.name: records are kept per rules
+        deal_number INTEGER,          -- NULL for a written layout
+        layout TEXT NOT NULL,         -- the 52 cards, for replay
+        log TEXT NOT NULL,            -- the moves played, in notation, space separated
+        save TEXT NOT NULL,           -- Game.to_json(): position, undo and redo, seen cards
+        moves INTEGER NOT NULL,       -- move count at the last save
+        score INTEGER NOT NULL,
+        elapsed REAL NOT NULL,        -- seconds of play (time away never counts)
+        result TEXT CHECK (result IN ('won', 'lost')),  -- NULL while unfinished
+        owner TEXT NOT NULL,          -- host:pid:token of the last process that saved it
+        started_at TEXT NOT NULL,
+        saved_at TEXT NOT NULL,
+        finished_at TEXT,
+        finish_order INTEGER UNIQUE,  -- order of finishing, for win streaks
+        practice INTEGER NOT NULL CHECK (practice IN (0, 1))
+            -- the game did not begin at its deal's start: it sets no best and no streak
+    )""",
+    "CREATE INDEX games_unfinished ON games (rules, saved_at) WHERE result IS NULL",
+    "CREATE INDEX games_finished ON games (rules, finish_order) WHERE result IS NOT NULL",
 )
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 # ---------------------------------------------------------------------- rows
@@ -68,22 +60,18 @@ def lenient_text(data: bytes) -> str:
         return Undecodable(data.decode("utf-8", "replace"))
 
 
-_COLUMNS = (
-    "rowid, id, rules, deal_number, {layout}, {log}, {save}, moves, score, elapsed, result, "
-    "owner, started_at, saved_at, finished_at, finish_order, {practice}"
+_SELECT = (
+    "SELECT rowid, id, rules, deal_number, {layout}, {log}, {save}, moves, score, elapsed, "
+    "result, owner, started_at, saved_at, finished_at, finish_order, practice FROM games"
 )
+_TYPE_ONLY = "CASE typeof({0}) WHEN 'text' THEN 'unread' ELSE {0} END".format
 
-
-def selects(practice: str) -> tuple[str, str]:
-    """The SELECTs of whole rows, and of rows for the records: those need no layout, moves or
-    save, only that they are text (their type is read, not their kilobytes). `practice` is
-    the column, or "0" in a file from before it existed."""
-    unread = "CASE typeof({0}) WHEN 'text' THEN 'unread' ELSE {0} END".format
-    whole = _COLUMNS.format(layout="layout", log="log", save="save", practice=practice)
-    light = _COLUMNS.format(
-        layout=unread("layout"), log=unread("log"), save=unread("save"), practice=practice
-    )
-    return f"SELECT {whole} FROM games", f"SELECT {light} FROM games"
+SELECT_GAMES = _SELECT.format(layout="layout", log="log", save="save")
+# The records need no layout, moves or save, only that they are text: their type is read, not
+# their kilobytes.
+SELECT_OUTCOMES = _SELECT.format(
+    layout=_TYPE_ONLY("layout"), log=_TYPE_ONLY("log"), save=_TYPE_ONLY("save")
+)
 
 
 class Row(NamedTuple):
@@ -155,6 +143,11 @@ def _seconds(value: object, column: str) -> float:
     if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         raise ValueError(f"its {column} is {shown(value)}, not a number of seconds")
     return float(value)
+
+
+def timestamp() -> str:
+    """Now, as the file keeps a moment (read back by `moment`)."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
 
 
 def moment(value: object, column: str) -> _dt.datetime:

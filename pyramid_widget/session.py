@@ -323,7 +323,7 @@ class GameSession:
             offer = recorder.offer
             if offer is None or offer.game_id in _played_elsewhere(self):
                 return None
-            game = recorder.continue_game(offer)
+            game = recorder.continue_saved(offer)
             if game is None:
                 return None
             if self._puzzle is not None:

@@ -9,7 +9,6 @@ import itertools
 import json
 import random
 import re
-import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -124,25 +123,6 @@ def won_game(number: int = 1) -> Game:
     while not game.is_won:
         game.play(game.legal_moves()[0])
     return game
-
-
-def write_schema_1_database(path: Path, game: Game) -> None:
-    """A records database as the first version wrote it (schema 1), holding `game` as won."""
-    from pyramid_widget.store import MIGRATIONS
-
-    conn = sqlite3.connect(path, isolation_level=None)
-    for statement in MIGRATIONS[0]:
-        conn.execute(statement)
-    conn.execute("INSERT INTO schema_version VALUES (1, '2024-05-01T10:00:00+00:00')")
-    conn.execute("PRAGMA application_id = 1348031063")
-    conn.execute("PRAGMA user_version = 1")
-    conn.execute(
-        "INSERT INTO games VALUES ('w', 'classic', 1, ?, ?, ?, ?, 0, 12.0, 'won', 'host:42', "
-        "'2024-05-01T10:00:00+00:00', '2024-05-01T10:05:00+00:00', "
-        "'2024-05-01T10:05:00+00:00', 1)",
-        (game.layout, " ".join(game.log), game.to_json(), game.move_count),
-    )
-    conn.close()
 
 
 class FakeTime:

@@ -100,18 +100,18 @@ def test_every_move_is_saved_and_continues_with_position_undo_redo_and_clock(sto
 
     later = Recorder(store, Game.deal(9, "open-stock"), clock=clock)
     assert later.offer is not None and later.offer.game_id == recorder.game_id
-    resumed = later.continue_game()
-    assert resumed is not None
-    assert (resumed.code, resumed.log, resumed.redo_moves, resumed.seen) == (
+    continued = later.continue_saved()
+    assert continued is not None
+    assert (continued.code, continued.log, continued.redo_moves, continued.seen) == (
         game.code, game.log, game.redo_moves, game.seen
     )  # fmt: skip
     assert later.elapsed == pytest.approx(12 * 2.5)  # the first move starts the clock
     clock.tick(4)
     assert later.elapsed == pytest.approx(12 * 2.5 + 4)  # it runs on from the saved time
-    assert resumed.redo() == game.redo()  # the undone move can be redone after Continue
+    assert continued.redo() == game.redo()  # the undone move can be redone after Continue
 
 
-def test_resume_offers_only_games_of_the_same_rules(store):
+def test_continue_offers_only_games_of_the_same_rules(store):
     game = Game.deal(3, "scored")
     recorder = Recorder(store, game)
     game.draw()
@@ -127,9 +127,9 @@ def test_continuing_and_winning_updates_the_same_game(store):
         game.play(move)
         first.moved()
     second = Recorder(store, Game.deal(1))
-    resumed = second.continue_game()
+    continued = second.continue_saved()
     for move in line[6:]:
-        resumed.play(move)
+        continued.play(move)
         second.moved()
     assert second.game_id == first.game_id
     records = store.records("classic")
@@ -142,12 +142,12 @@ def test_continuing_twice_keeps_the_game_being_played(store):
     game.draw()
     first.moved()
     player = Recorder(store, Game.deal(7))
-    resumed = player.continue_game()
-    resumed.draw()
+    continued = player.continue_saved()
+    continued.draw()
     player.moved()
-    player.changed("new", resumed)  # the widget announcing the continued game: no new deal
-    assert player.continue_game() is resumed  # again, from code: nothing lost
-    resumed.draw()
+    player.changed("new", continued)  # the widget announcing the continued game: no new deal
+    assert player.continue_saved() is continued  # again, from code: nothing lost
+    continued.draw()
     player.moved()
     assert store.records("classic").games == 0
     assert store.saved_game("classic").game.log == ["draw"] * 3
@@ -228,7 +228,7 @@ def test_being_stuck_is_a_notice_not_a_loss(store):
     assert store.records("strict").losses == 1
 
 
-def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
+def test_an_offer_given_up_is_lost_and_a_taken_one_is_not(store):
     game = Game.deal(20)
     Recorder(store, game)  # never moved: nothing saved, nothing offered
     old = Recorder(store, game)
@@ -236,17 +236,17 @@ def test_a_declined_offer_is_lost_and_a_taken_one_is_not(store):
     old.moved()
 
     taken = Recorder(store, Game.deal(21))
-    taken.continue_game()
+    taken.continue_saved()
     assert store.records("classic").games == 0
 
     fresh = Game.deal(22)
-    declined = Recorder(store, fresh)
-    assert declined.offer is not None
+    gave_up = Recorder(store, fresh)
+    assert gave_up.offer is not None
     fresh.draw()
-    declined.moved()  # a new game started instead of Continue: the old one is lost
-    assert declined.offer is None
+    gave_up.moved()  # a new game started instead of Continue: the old one is lost
+    assert gave_up.offer is None
     assert store.records("classic").losses == 1
-    assert store.saved_game("classic").game_id == declined.game_id
+    assert store.saved_game("classic").game_id == gave_up.game_id
 
 
 def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
@@ -260,7 +260,7 @@ def test_switching_rules_offers_that_rules_game_and_gives_up_none(store):
     player.new_game(Game.deal(33, "scored"))
     assert player.offer.game_id == recorder.game_id
     player.game.draw()
-    player.moved()  # declines the scored game only
+    player.moved()  # gives up the scored game only
     assert store.records("scored").losses == 1
     assert store.records("classic").games == 0
     assert store.saved_game("classic").game.code == classic.code
@@ -310,7 +310,7 @@ def test_without_a_store_nothing_is_kept():
         game.play(move)
         recorder.moved()
     assert recorder.finished and recorder.records() == Records("classic")
-    assert recorder.continue_game() is None
+    assert recorder.continue_saved() is None
 
 
 # ---------------------------------------------------------------------- practice
@@ -371,7 +371,7 @@ def test_summarize_leaves_practice_games_out_of_bests_and_streaks():
         Outcome("won", 90.0, 40, 300),
         Outcome("lost", 5.0, 2, 20, practice=True),  # does not break the streak
         Outcome("won", 1.0, 1, 10**6, practice=True),  # sets no best, does not extend it
-        ("won", 80.0, 50, 200),  # a plain tuple: begun at its deal's start
+        Outcome("won", 80.0, 50, 200),  # begun at its deal's start
     ]
     records = summarize("scored", rows)
     assert (records.games, records.wins, records.losses) == (4, 3, 1)
@@ -394,14 +394,17 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_records_sit_below_the_store_and_never_import_it():
-    assert not {".store", "pyramid_widget.store"} & imported_modules(PACKAGE / "records.py")
+    above = {".store", "pyramid_widget.store", ".store_file", "pyramid_widget.store_file"}
+    assert not above & imported_modules(PACKAGE / "records.py")
     assert ".records" in imported_modules(PACKAGE / "store.py")
 
 
 # ---------------------------------------------------------------------- summaries
 def test_summarize_streaks_rates_and_bests():
-    rows = [("won", 90.0, 40, 300), ("won", 80.0, 50, 200), ("lost", 10.0, 5, 20),
-            ("won", 70.0, 45, 400), ("won", 95.0, 30, 100), ("won", 99.0, 60, 150)]  # fmt: skip
+    rows = [Outcome(*row) for row in [
+        ("won", 90.0, 40, 300), ("won", 80.0, 50, 200), ("lost", 10.0, 5, 20),
+        ("won", 70.0, 45, 400), ("won", 95.0, 30, 100), ("won", 99.0, 60, 150),
+    ]]  # fmt: skip
     records = summarize("scored", rows)
     assert (records.games, records.wins, records.losses) == (6, 5, 1)
     assert (records.current_streak, records.best_streak) == (3, 3)
@@ -495,6 +498,6 @@ def test_an_offer_saved_again_since_it_was_made_is_not_taken_up_stale(store):
     assert later.offer.game.log == ["draw"]
     game.draw()
     first.moved()  # saved again after the offer was made
-    assert later.continue_game() is None  # the stale offer would lose the second draw
-    resumed = later.continue_game()  # asked again: the latest save
-    assert resumed is not None and resumed.log == ["draw", "draw"]
+    assert later.continue_saved() is None  # the stale offer would lose the second draw
+    continued = later.continue_saved()  # asked again: the latest save
+    assert continued is not None and continued.log == ["draw", "draw"]

@@ -11,12 +11,12 @@ import warnings
 from pathlib import Path
 
 import pytest
-from helpers import won_game, write_schema_1_database
+from helpers import won_game
 
 from pyramid_widget import Game, locks
+from pyramid_widget.schema import SCHEMA_VERSION
 from pyramid_widget.store import (
     DEFAULT,
-    SCHEMA_VERSION,
     NullStore,
     Store,
     StoreError,
@@ -96,7 +96,7 @@ def test_a_save_round_trips_with_history_and_clock(path):
     )  # fmt: skip
 
 
-def test_resume_picks_the_latest_unfinished_game(path):
+def test_saved_game_is_the_latest_unfinished_game(path):
     with Store(path) as store:
         store.save("older", played(3), 1.0)
         store.save("newer", played(4), 2.0)
@@ -112,7 +112,7 @@ def test_finishing_is_recorded_once_and_a_finished_game_never_changes(path):
         assert store.save("g", game, 30.0, result="won")
         assert not store.save("g", game, 99.0, result="won")
         assert not store.save("g", played(), 5.0)  # a late autosave changes nothing
-        assert not store.abandon("g")
+        assert not store.give_up("g")
         records = store.records("classic")
         assert (records.games, records.wins, records.fastest_win) == (1, 1, 30.0)
         [entry] = store.history()
@@ -126,12 +126,12 @@ def test_only_a_won_game_is_saved_as_won(path):
         assert store.saved_game("classic") is None
 
 
-def test_abandon_records_a_loss_at_the_last_saved_position(path):
+def test_give_up_records_a_loss_at_the_last_saved_position(path):
     with Store(path) as store:
         store.save("g", played(moves=4), 7.0)
-        assert store.abandon("g", 9.0)
-        assert not store.abandon("g")  # once
-        assert not store.abandon("never-saved")
+        assert store.give_up("g", 9.0)
+        assert not store.give_up("g")  # once
+        assert not store.give_up("never-saved")
         [entry] = store.history()
         assert (entry.result, entry.move_count, entry.elapsed) == ("lost", 4, 9.0)
 
@@ -144,7 +144,7 @@ def test_history_replays_from_the_layout_and_from_the_save(path):
     with Store(path) as store:
         store.save("a", game, 60.0, result="won")
         store.save("b", layout_game, 5.0)
-        store.abandon("b")
+        store.give_up("b")
         history = store.history()
         assert [entry.game_id for entry in history] == ["b", "a"]  # latest first
         assert [entry.game_id for entry in store.history("classic")] == ["a"]
@@ -164,7 +164,7 @@ def test_records_of_every_rules_preset(path):
     with Store(path) as store:
         store.save("a", won_game(), 10.0, result="won")
         store.save("b", played(rules="scored"), 3.0)
-        store.abandon("b")
+        store.give_up("b")
         everything = store.all_records()
     assert set(everything) == {"classic", "scored"}
     assert everything["scored"].losses == 1 and everything["scored"].best_score is not None
@@ -192,7 +192,7 @@ def test_a_new_database_carries_its_schema_version(path):
     Store(path).close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
@@ -211,6 +211,20 @@ def test_a_newer_schema_is_refused_and_never_written(path):
     assert isinstance(fallback, NullStore)
     assert digest(path) == before
     assert not list(path.parent.glob("*.damaged-*"))
+
+
+def test_a_schema_no_release_wrote_is_refused_and_never_written(path):
+    with Store(path) as store:
+        store.save("g", played(), 1.0)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 1")  # the first schema, never released
+    conn.close()
+    before = digest(path)
+    with pytest.raises(StoreError, match=r"schema 1, which no release wrote.*left untouched"):
+        Store(path)
+    with pytest.raises(StoreError, match="no release wrote"):
+        Store(path, read_only=True)
+    assert digest(path) == before
 
 
 def test_another_applications_database_is_refused_and_left_alone(path):
@@ -273,20 +287,6 @@ def test_saving_off_keeps_nothing():
     assert store.records("classic").games == 0 and store.all_records() == {}
 
 
-def test_a_schema_1_file_is_migrated_once_and_its_games_are_not_practice(path):
-    write_schema_1_database(path, won_game())  # as the first version wrote it
-    for _ in range(2):  # the second open finds nothing left to do
-        with Store(path) as store:
-            records = store.records("classic")
-            [entry] = store.history()
-        assert (records.wins, records.fastest_win, records.best_streak) == (1, 12.0, 1)
-        assert not entry.practice
-    conn = sqlite3.connect(path)
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
-    assert conn.execute("SELECT practice FROM games").fetchall() == [(0,)]
-    conn.close()
-
-
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -306,7 +306,7 @@ def test_a_bad_save_is_refused_and_writes_nothing(path, arguments, message):
             store.save(*arguments, result="won")
         store.save("kept", played(), 1.0)
         with pytest.raises(ValueError, match="elapsed"):
-            store.abandon("kept", float("nan"))
+            store.give_up("kept", float("nan"))
         assert store.history() == [] and store.saved_game("classic").game_id == "kept"
 
 
@@ -317,7 +317,7 @@ def test_without_file_locks_a_store_still_works_alone(path, monkeypatch):
     with Store(path) as store:
         assert store.save("g", played(), 1.0)
         saved = store.saved_game("classic")
-        assert store.take(saved) and store.abandon("g")
+        assert store.take(saved) and store.give_up("g")
         assert store.records("classic").losses == 1
     with Store(path) as store:
         assert store.history()[0].game_id == "g"

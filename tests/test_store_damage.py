@@ -48,10 +48,10 @@ def good_database(path: Path) -> None:
     with Store(path) as store:
         store.save("win-1", won(), 50.0, result="won")
         store.save("loss-1", begun(3), 5.0)
-        store.abandon("loss-1")
+        store.give_up("loss-1")
         store.save("win-2", won(), 40.0, result="won")
         store.save("loss-2", begun(4, "scored"), 6.0)
-        store.abandon("loss-2")
+        store.give_up("loss-2")
         store.save("open-classic", begun(5), 7.0)
         store.save("open-scored", begun(6, "scored"), 8.0)
 
@@ -102,7 +102,7 @@ def every_read(store: Store) -> dict:
     """Everything a widget reads at its start and in its Records panel."""
     offered = {rules: store.saved_game(rules) for rules in GOOD}
     return {
-        "resume": {
+        "continue": {
             rules: saved and (saved.game_id, saved.game.code, saved.elapsed)
             for rules, saved in offered.items()
         },
@@ -152,11 +152,11 @@ def test_one_damaged_row_is_set_aside_with_one_warning_and_kept(path, game_id, c
         assert (classic.games, classic.wins, classic.losses) == (2, 1, 1)
         assert classic.fastest_win == 40.0
         assert [entry.game_id for entry in first["history"]] == ["loss-2", "win-2", "loss-1"]
-        assert first["resume"]["classic"][0] == "open-classic"
+        assert first["continue"]["classic"][0] == "open-classic"
     else:  # the unfinished game is no longer offered
         assert (classic.games, classic.wins, classic.losses) == GOOD["classic"]
-        assert first["resume"]["classic"] is None
-    assert first["resume"]["scored"][0] == "open-scored"
+        assert first["continue"]["classic"] is None
+    assert first["continue"]["scored"][0] == "open-scored"
     assert first["all"]["scored"] == first["records"]["scored"]
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 6  # kept for inspection
@@ -188,7 +188,7 @@ def test_play_goes_on_beside_a_damaged_row(path):
     with pytest.warns(RuntimeWarning, match="damaged game"), Store(path) as store:
         store.records("classic")
         assert store.save("new", won(), 30.0, result="won")  # the finish order skips past it
-        assert store.abandon("open-classic")
+        assert store.give_up("open-classic")
         records = store.records("classic")
     assert (records.games, records.wins, records.fastest_win) == (4, 2, 30.0)
 
@@ -303,7 +303,7 @@ def test_fuzz_damaged_rows_never_stop_a_start(good_bytes, rows):
                 again = every_read(store)
                 game = begun(9)
                 saved = store.save("after", game, 1.0)
-                given_up = store.abandon("after")
+                given_up = store.give_up("after")
                 after = store.records("classic")
         FUZZ["cases"] += 1
         FUZZ["damaged rows"] += inserted
@@ -314,8 +314,8 @@ def test_fuzz_damaged_rows_never_stop_a_start(good_bytes, rows):
             and first == again
             and {k: (r.games, r.wins, r.losses) for k, r in first["all"].items()} == GOOD
             and [e.game_id for e in first["history"]] == ["loss-2", "win-2", "loss-1", "win-1"]
-            and first["resume"]["classic"][0] == "open-classic"
-            and first["resume"]["scored"][0] == "open-scored"
+            and first["continue"]["classic"][0] == "open-classic"
+            and first["continue"]["scored"][0] == "open-scored"
             and saved
             and given_up
             and after.losses == 2

@@ -34,7 +34,7 @@ mode, db = sys.argv[1], sys.argv[2]
 if mode == "kill":
     store = Store(db)
     recorder = Recorder(store, Game.deal(1))
-    recorder.continue_game()
+    recorder.continue_saved()
     game, step = recorder.game, 0
     print("id", recorder.game_id, flush=True)
     while not game.is_won:
@@ -127,7 +127,7 @@ def kill_after(db: Path, saves: int) -> tuple[str, list[str], str | None]:
         if len(committed) == 3 and writing is None:
             with Store(db) as store:  # while it lives, its game is left to it
                 assert store.saved_game("classic") is None
-                assert not store.abandon(game_id)
+                assert not store.give_up(game_id)
     os.kill(proc.pid, signal.SIGKILL)  # it is now saving that move (or just done)
     proc.wait()  # a killed kernel is reaped by its server; only then is its pid free
     for line in proc.stdout.read().splitlines():
@@ -136,7 +136,7 @@ def kill_after(db: Path, saves: int) -> tuple[str, list[str], str | None]:
     return game_id, committed, writing
 
 
-def test_a_killed_kernel_resumes_at_its_last_committed_move(tmp_path):
+def test_a_killed_kernel_continues_at_its_last_committed_move(tmp_path):
     db = tmp_path / "records.sqlite3"
     game_ids = set()
     for _ in range(2):  # killed twice; the second run continues the first one's game

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import won_game, write_schema_1_database
+from helpers import won_game
 
 from pyramid_widget import Game
 from pyramid_widget.records import Recorder
@@ -45,7 +45,7 @@ def fill(path: Path) -> None:
         lost = Game.deal(3)
         lost.draw()
         store.save("loss", lost, 4.0)
-        store.abandon("loss")
+        store.give_up("loss")
         open_game = Game.deal(5)
         open_game.draw()
         store.save("open", open_game, 6.0)
@@ -73,9 +73,9 @@ def what_it_shows(store: Store) -> dict:
         "saving": store.saving,
         "records": [records.games, records.wins, records.losses, records.fastest_win],
         "history": [entry.game_id for entry in store.history()],
-        "resume": saved and saved.game_id,
+        "continue": saved and saved.game_id,
         "save": store.save("new", won_game(), 1.0, result="won"),
-        "abandon": store.abandon("open"),
+        "give_up": store.give_up("open"),
         "after": store.records("classic").games,
     }
 
@@ -85,9 +85,9 @@ SHOWN = {
     "saving": False,
     "records": [2, 1, 1, 30.0],
     "history": ["loss", "win"],
-    "resume": "open",
+    "continue": "open",
     "save": False,
-    "abandon": False,
+    "give_up": False,
     "after": 2,
 }
 
@@ -104,15 +104,13 @@ def test_a_database_opened_read_only_shows_everything_and_writes_nothing(tmp_pat
     assert digest(path) == before  # (SQLite may leave an empty WAL beside it, to read safely)
 
 
-def test_a_read_only_database_of_an_older_schema_is_read_without_migrating(tmp_path):
+def test_a_new_empty_file_read_only_shows_nothing(tmp_path):
     path = tmp_path / "records.sqlite3"
-    write_schema_1_database(path, won_game())  # schema 1, as the first version wrote it
-    before = digest(path)
+    path.touch()
     with Store(path, read_only=True) as store:
-        records = store.records("classic")
-        [entry] = store.history()
-    assert (records.wins, records.fastest_win, entry.practice) == (1, 12.0, False)
-    assert digest(path) == before
+        assert store.saved_game("classic") is None and store.history() == []
+        assert store.records("classic").games == 0 and store.all_records() == {}
+    assert path.read_bytes() == b""
 
 
 def test_reading_a_database_that_is_not_there_is_refused(tmp_path):

@@ -32,7 +32,7 @@ def test_a_widget_autosaves_and_a_new_widget_continues_it(tmp_path):
             widget.play(widget.game.legal_moves()[0])
         widget.undo()
 
-        game = Recorder(store, Game.deal(9)).continue_game()
+        game = Recorder(store, Game.deal(9)).continue_saved()
         assert game is not None
         again = widget_module.PyramidWidget(game=game)
         assert (again.game.code, again.moves, again.game.redo_moves) == (

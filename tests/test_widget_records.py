@@ -100,7 +100,7 @@ def test_a_closed_game_is_offered_and_continues_with_position_undo_history_and_c
     assert second.moves == PLAYED[:8]
 
 
-def test_resume_from_code_continues_the_saved_game_or_says_there_is_none(db):
+def test_continue_saved_from_code_continues_the_saved_game_or_says_there_is_none(db):
     assert PyramidWidget.continue_saved("open-stock", store=db) is None
     first = PyramidWidget("open-stock", layout=LAYOUT, store=db)
     for move in SOLUTION[:5]:

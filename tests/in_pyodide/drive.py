@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 import tempfile
 import time
@@ -146,7 +147,9 @@ def records() -> dict[str, Any]:
         with Store(path) as store:
             store.save("won-1", won, 61.5, result="won")
             store.save("going-1", going, 12.0)
-            journal = store._conn.execute("PRAGMA journal_mode").fetchone()[0]
+        reader = sqlite3.connect(path)  # the journal mode is kept in the file
+        journal = reader.execute("PRAGMA journal_mode").fetchone()[0]
+        reader.close()
         with Store(path) as store:
             resumed = store.saved_game("classic")
             history = store.history("classic")

@@ -147,13 +147,9 @@ class PyramidWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------ display
     def _ipython_display_(self, **kwargs: Any) -> None:
         """Show the board and, beside it, a picture of its position for every place where the
-        widget cannot render (an HTML export, a code host's notebook view, JupyterLab after
-        the kernel is gone). The widget's stylesheet hides the picture wherever the board is
-        live, and the picture follows the game, so a saved notebook shows the last position.
-
-        The picture is a separate output because updating the widget's own output would make
-        JupyterLab build a second view of the board (its widget renderer adds a view per
-        update)."""
+        widget cannot render (an HTML export, a code host, a notebook whose kernel is gone); the
+        stylesheet hides the picture where the board is live. It is a separate output: updating
+        the widget's own would make JupyterLab build a second view of the board."""
         from IPython.display import display
 
         bundle = self._repr_mimebundle_(**kwargs)  # anywidget's: (data, metadata)

@@ -230,7 +230,6 @@ def test_a_protocol_table_that_differs_from_the_front_end_is_caught(monkeypatch)
 #: Modules allowed past the size limit, each with its reason.
 LONG_MODULES: dict[str, str] = {
     "pyramid_widget.solver.search": "being split along its proof (issue 57)",
-    "pyramid_widget.store": "being split into the file and the games (issue 57)",
     "pyramid_widget.game": "its sentences are moving to words.py (issue 57)",
     "pyramid_widget.svg": "its essay and duck-typing are going (issue 57)",
 }

@@ -36,27 +36,34 @@ from .position import (
     deal_start,
 )
 from .rules import Rules
+from .words import (
+    ALREADY_WON,
+    COVERED,
+    EMPTY_WASTE,
+    KING_ALONE,
+    KING_DRAW_FIRST,
+    NEEDS_PARTNER,
+    NO_CARDS_TO_TURN,
+    NO_PARTNER,
+    NO_RECYCLES,
+    NOT_IN_PLAY,
+    NOT_THIRTEEN,
+    NOTHING_TO_RECYCLE,
+    NOTHING_TO_REDO,
+    NOTHING_TO_UNDO,
+    RECYCLE_NEEDS_EMPTY_STOCK,
+    SAME_CARD,
+    bad_card_count,
+    bad_move_cards,
+    bad_move_kind,
+    not_a_card,
+    not_a_move,
+    refused_in_replay,
+    refused_redo,
+)
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
 FULL_PYRAMID = (1 << PYRAMID_SIZE) - 1
-
-# The player's words for each refusal: one table, so the front end and tests agree.
-NOT_THIRTEEN = "those two do not add up to 13"
-COVERED = "that card is still covered"
-NOT_IN_PLAY = "that card is not in play"
-SAME_CARD = "a card cannot pair with itself"
-KING_ALONE = "a King is removed alone"
-NEEDS_PARTNER = "that card needs a partner that makes 13"
-NO_PARTNER = "nothing in play makes 13 with that card"
-EMPTY_WASTE = "the waste is empty"
-KING_DRAW_FIRST = "draw the King to the waste first"
-NO_CARDS_TO_TURN = "no cards left to turn"
-RECYCLE_NEEDS_EMPTY_STOCK = "recycling unlocks once the stock is empty"
-NO_RECYCLES = "no recycles left"
-NOTHING_TO_RECYCLE = "nothing in the waste to recycle"
-ALREADY_WON = "the game is already won"
-NOTHING_TO_UNDO = "nothing to undo"
-NOTHING_TO_REDO = "nothing to redo"
 
 
 class IllegalMove(ValueError):
@@ -83,12 +90,12 @@ class Move:
         and that they are cards; a pair's cards are kept in canonical order."""
         count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
         if count is None:
-            raise IllegalMove(f"not a move: unknown kind {self.kind!r}")
+            raise IllegalMove(bad_move_kind(self.kind))
         cards = self.cards
         if not isinstance(cards, tuple | list) or not all(isinstance(c, Card) for c in cards):
-            raise IllegalMove(f"not a move: {self.kind} needs cards, not {cards!r}")
+            raise IllegalMove(bad_move_cards(self.kind, cards))
         if len(cards) != count:
-            raise IllegalMove(f"not a move: a {self.kind} names {count} card(s), not {len(cards)}")
+            raise IllegalMove(bad_card_count(self.kind, count, len(cards)))
         object.__setattr__(self, "cards", tuple(sorted(cards)))
 
     @classmethod
@@ -109,7 +116,7 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise IllegalMove(f"not a move: {text!r}")
+            raise IllegalMove(not_a_move(text))
         word = text.strip()
         if word.lower() in ("draw", "recycle"):
             return DRAW if word.lower() == "draw" else RECYCLE
@@ -117,12 +124,12 @@ class Move:
         try:
             cards = [Card.parse(part) for part in parts]
         except ValueError:
-            raise IllegalMove(f"not a move: {text!r}") from None
+            raise IllegalMove(not_a_move(text)) from None
         if len(cards) == 2:
             return cls.pair(*cards)
         if len(cards) == 1:
             return cls.king(cards[0])
-        raise IllegalMove(f"not a move: {text!r}")
+        raise IllegalMove(not_a_move(text))
 
     def __str__(self) -> str:
         if self.kind in ("draw", "recycle"):
@@ -336,7 +343,7 @@ class Game:
             try:
                 self.play(move)
             except IllegalMove as error:
-                raise IllegalMove(f"move {n} ({move!s}): {error.reason}", move) from None
+                raise IllegalMove(refused_in_replay(n, move, error.reason), move) from None
 
     def _checked_redo(self, redo: Sequence[str]) -> list[Move]:
         """The redo list that `redo` (next move first) names, checked playable from here."""
@@ -344,7 +351,7 @@ class Game:
         try:
             trial.replay(redo)
         except IllegalMove as error:
-            raise IllegalMove(f"redo {error.reason}") from None
+            raise IllegalMove(refused_redo(error.reason)) from None
         return list(reversed(trial._history[len(self._history) :]))
 
     # ----------------------------------------------------------------- position
@@ -665,7 +672,7 @@ class Game:
         try:
             return Card.parse(card)
         except ValueError:
-            raise IllegalMove(f"not a card: {card!r}") from None
+            raise IllegalMove(not_a_card(card)) from None
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now: pairs and Kings first, then draw, then recycle."""

@@ -39,9 +39,7 @@ from .rules import Rules
 from .store import DEFAULT, FinishedGame, NullStore, Store, _Default, open_store
 from .view import (
     CHECKING,
-    NO_HINTS_IN_PUZZLES,
     OPTION_NAMES,
-    PAUSED,
     REVIEWING,
     Extras,
     MoveEvent,
@@ -52,6 +50,7 @@ from .view import (
     records_view,
     review_view,
 )
+from .words import NO_HINTS_IN_PUZZLES, PAUSED
 
 REVIEW_LOCKED = (
     "the review judges with every card known, so it opens once the game is over "

@@ -23,7 +23,17 @@ from .game import Game
 from .puzzles import DIFFICULTIES, THEMES
 from .rules import PRESETS, Rules
 from .svg import WASTE_FAN
-from .words import VERDICT_WORDS
+from .words import (
+    ALREADY_WON,
+    NO_HINTS_IN_PUZZLES,
+    NO_MOVE_LEFT,
+    NOTHING_PLAYED,
+    NOTHING_TO_REDO,
+    NOTHING_TO_UNDO,
+    PAUSED,
+    VERDICT_WORDS,
+    sentence,
+)
 
 if TYPE_CHECKING:
     from .records import FinishedGame, Records, SavedGame
@@ -367,10 +377,6 @@ def _rules_summary(rules: Rules) -> dict[str, Any]:
     return {"name": rules.name, **rules.to_dict(), "passes_choice": rules.passes_text}
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-
-
 def controls_view(
     game: Game, *, paused: bool, review_blocker: str | None, puzzle: bool = False
 ) -> dict[str, dict[str, Any]]:
@@ -379,27 +385,20 @@ def controls_view(
 
     def control(*reasons: str | None) -> dict[str, Any]:
         why = next((reason for reason in reasons if reason), None)
-        return {"enabled": why is None, "why": None if why is None else _sentence(why)}
+        return {"enabled": why is None, "why": None if why is None else sentence(why)}
 
-    won = "the game is won" if game.is_won else None
-    stuck = "no move is left" if game.outcome == "stuck" else None
+    won = ALREADY_WON if game.is_won else None
+    stuck = NO_MOVE_LEFT if game.outcome == "stuck" else None
     hold = PAUSED if paused else None
     return {
         "hint": control(won, stuck, hold, NO_HINTS_IN_PUZZLES if puzzle else None),
-        "undo": control(hold, None if game.can_undo else "nothing to undo"),
-        "redo": control(hold, None if game.can_redo else "nothing to redo"),
+        "undo": control(hold, None if game.can_undo else NOTHING_TO_UNDO),
+        "redo": control(hold, None if game.can_redo else NOTHING_TO_REDO),
         "recycle": control(hold, game.recycle_blocker),
         "pause": control(won),
         "review": control(review_blocker),
-        "restart": control(
-            None if game.can_undo or game.can_redo else "no move has been played yet"
-        ),
+        "restart": control(None if game.can_undo or game.can_redo else NOTHING_PLAYED),
     }
-
-
-PAUSED = "the game is paused: resume to play"
-NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
-"""Why nothing moves during a pause (a refusal, and a greyed button's tooltip)."""
 
 
 def build_state(

@@ -11,11 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import DECK, Card, Game, IllegalMove, Move, Rules
-from pyramid_widget.game import EMPTY_WASTE, NEEDS_PARTNER, NO_PARTNER, PILES
+from pyramid_widget.game import PILES
 from pyramid_widget.intents import handle
 from pyramid_widget.rules import PRESETS
 from pyramid_widget.session import GameSession
 from pyramid_widget.view import build_state
+from pyramid_widget.words import EMPTY_WASTE, NEEDS_PARTNER, NO_PARTNER
 
 RULES = [*PRESETS, "classic,passes=1", "classic,passes=unlimited", "open-stock,win=deck"]
 

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from ..cards import Card
 from ..game import Game, Move
-from ..words import join_words
+from ..words import join_words, sentence
 from .players import uncovered
 from .themes import Evidence, keeps_waste, shared_card, uncovers_more
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + "."
 
 
 def _seen(game: Game, notation: str) -> Card | None:
@@ -44,7 +40,7 @@ def answer_reason(evidence: Evidence, answer: Move) -> str:
             break
     if any(loser.kind == "recycle" for loser in evidence.losers):
         text += "; the recycle can wait"
-    return _sentence(text)
+    return sentence(text)
 
 
 def loser_reason(evidence: Evidence, loser: Move) -> str:
@@ -59,33 +55,33 @@ def loser_reason(evidence: Evidence, loser: Move) -> str:
     else:
         head = f"after {loser.text}"
     if loss is not None:
-        return _sentence(f"{head} {loss.sentence}")
+        return sentence(f"{head} {loss.sentence}")
     for answer in evidence.answers:
         if uncovers_more(game, answer, loser):
             card = shared_card(answer, loser)
             (partner,) = (other for other in answer.cards if other != card)
             freed = join_words([c.symbol for c in uncovered(game, answer)])
-            return _sentence(
+            return sentence(
                 f"after {loser.text} the deal can no longer be won: the {card.symbol} should go "
                 f"with the {partner.symbol}, which frees {freed}"
             )
     partner = keeps_waste(evidence, loser)
     better = _seen(game, partner) if partner else None
     if better is not None and game.waste_top is not None:
-        return _sentence(
+        return sentence(
             f"after {loser.text} the deal can no longer be won: keep the "
             f"{game.waste_top.symbol} on the waste for the {better.symbol}"
         )
     if loser.kind == "recycle":
-        return _sentence(
+        return sentence(
             "recycling now loses: the waste comes back in the same order, and from the next "
             "pass on no line wins"
         )
     if loser.kind == "draw":
         top = game.waste_top
         covered = f"the {top.symbol} goes under the next card, and " if top else ""
-        return _sentence(f"drawing now loses: {covered}no line wins after that")
-    return _sentence(
+        return sentence(f"drawing now loses: {covered}no line wins after that")
+    return sentence(
         f"after {loser.text} the deal can no longer be won, however you play on: the solver "
         "checked every line"
     )

@@ -23,6 +23,7 @@ from typing import Literal
 from .. import svg
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
+from ..words import capitalised
 from .budget import nodes_for, seconds_limit
 from .explain import describe, sensible_order
 from .gc_pause import collector_paused
@@ -116,7 +117,9 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
         line = solver.solve(problem.start, deadline=deadline)
     except SearchTimeout:
         move = sensible_order(game, moves)[0]
-        reason = f"{_capital(describe(game, move))}. No verdict in time: this is a sensible move."
+        reason = (
+            f"{capitalised(describe(game, move))}. No verdict in time: this is a sensible move."
+        )
         return Hint(str(move), move.kind, "unknown", reason, None)
     if line is None:
         move = sensible_order(game, moves)[0]
@@ -126,7 +129,7 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
         )
         return Hint(str(move), move.kind, "unwinnable", reason, 0.0)
     move = Move.parse(line[0])
-    reason = f"{_capital(describe(game, move))}. It can be won: {len(line)} moves to the win."
+    reason = f"{capitalised(describe(game, move))}. It can be won: {len(line)} moves to the win."
     return Hint(str(move), move.kind, "winnable", reason, 1.0)
 
 
@@ -185,7 +188,7 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
     if not decided:
         move = ordered[0]
         reason = (
-            f"{_capital(describe(game, move, fair=True))}. With {_cards(len(hidden))} unseen "
+            f"{capitalised(describe(game, move, fair=True))}. With {_cards(len(hidden))} unseen "
             "there was no time to weigh the odds: this is a sensible move."
         )
         return Hint(str(move), move.kind, "unknown", reason, None)
@@ -197,7 +200,7 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
     words = describe(game, best, fair=True)
     if wins[str(best)] == 0:
         return Hint(str(best), best.kind, verdict, f"{odds} Best try: {words}.", share)
-    return Hint(str(best), best.kind, verdict, f"{_capital(words)}. {odds}", share)
+    return Hint(str(best), best.kind, verdict, f"{capitalised(words)}. {odds}", share)
 
 
 def _cards(count: int) -> str:
@@ -287,7 +290,3 @@ def _seed(game: Game, unseen: list[int]) -> int:
         ]
     )
     return int.from_bytes(hashlib.sha256(visible.encode()).digest()[:8], "big")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

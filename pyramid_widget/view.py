@@ -30,8 +30,16 @@ from .words import (
     NOTHING_PLAYED,
     NOTHING_TO_REDO,
     NOTHING_TO_UNDO,
+    OPTION_WORDS,
     PAUSED,
+    RECORDS_COUNT,
+    RECORDS_OFFER,
+    SAVING_OFF,
     VERDICT_WORDS,
+    continue_offer,
+    controls_text,
+    latest_losses,
+    lost_game,
     sentence,
 )
 
@@ -46,43 +54,21 @@ MAX_FAN = WASTE_FAN
 """How many waste cards a view may show, top included (as many as a picture shows)."""
 
 
-def _option(default: bool, label: str, help: str) -> Any:
+def _option(default: bool, name: str) -> Any:
+    label, help = OPTION_WORDS[name]
     return field(default=default, metadata={"label": label, "help": help})
 
 
 @dataclass(frozen=True)
 class ViewOptions:
     """Display choices that are not rules: they change what a view offers, never legality.
-    Each option's label and help, as the board's menu shows them, live here and nowhere else."""
+    Each option's label and help, as the board's menu shows them, are `words.OPTION_WORDS`."""
 
-    highlight_partners: bool = _option(
-        True,
-        "Highlight partners",
-        "Outline the cards that make 13 with the selected one.",
-    )
-    auto_pair: bool = _option(
-        False,
-        "Auto-pair: a tap takes the first partner",
-        "One tap pairs a card with the first card in play that makes 13 with it, instead of "
-        "selecting it; drag one card onto another to choose the partner.",
-    )
-    fair_hints: bool = _option(
-        True,
-        "Fair hints (only cards you have seen)",
-        "Hints use only the cards you have seen; off, the solver sees every card and can "
-        "prove a deal lost.",
-    )
-    dead_end_notice: bool = _option(
-        False,
-        "Early dead-end notice (looks at unseen cards)",
-        "Say as soon as no card still to come can ever fit the pyramid; it looks at the "
-        "values of cards you have not seen, so it is off unless asked for.",
-    )
-    winnable_only: bool = _option(
-        False,
-        "Winnable deals only",
-        "Random new deals are proven winnable by the solver before they are dealt.",
-    )
+    highlight_partners: bool = _option(True, "highlight_partners")
+    auto_pair: bool = _option(False, "auto_pair")
+    fair_hints: bool = _option(True, "fair_hints")
+    dead_end_notice: bool = _option(False, "dead_end_notice")
+    winnable_only: bool = _option(False, "winnable_only")
 
     waste_fan: int = MAX_FAN
     """How many waste cards to show, top included (1 shows the top alone)."""
@@ -242,15 +228,13 @@ def offer_view(saved: SavedGame | None) -> dict[str, Any] | None:
     if saved is None:
         return None
     game = saved.game
-    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
     return {
         "rules": game.rules.name,
         "moves": game.move_count,
         "cleared": game.cleared,
         "elapsed": round(saved.elapsed, 3),
-        "text": (
-            f"Continue your {game.rules.name} game ({moves}, {game.cleared} of 28 cleared, "
-            f"{clock_text(saved.elapsed)})? Playing another deal instead counts it as a loss."
+        "text": continue_offer(
+            game.rules.name, game.move_count, game.cleared, clock_text(saved.elapsed)
         ),
     }
 
@@ -266,39 +250,22 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-COUNTS = (
-    "A game counts once it is won or given up. Restarting it, or playing another deal (or "
-    "continuing another saved game) after its first move, gives it up: that is a loss. Being "
-    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
-    "position) count as played, never for bests or streaks."
-)
-OFFERS = (
-    "Each new board offers to continue the last unfinished game of its rules; a first move on "
-    "another deal gives that game up."
-)
-
-
 def records_view(
     records: Records, *, saving: bool, losses: Sequence[FinishedGame] = ()
 ) -> dict[str, Any]:
     """One rules preset's records for the Records panel, with the sentences that say what
     counts (`saving` is False with store=None or a read-only database; `losses`: the latest
     lost games, so a player can see which games the losses were)."""
-    notes = [COUNTS]
+    notes = [RECORDS_COUNT]
     if records.losses:
-        notes.append(OFFERS)
+        notes.append(RECORDS_OFFER)
     if losses:
-        named = "; ".join(_lost_game(game) for game in losses)
-        notes.append(f"Latest losses: {named}.")
+        notes.append(
+            latest_losses([lost_game(g.deal_number, g.move_count, g.finished_at) for g in losses])
+        )
     if not saving:
-        notes.append("Saving is off: games on this board are not recorded.")
+        notes.append(SAVING_OFF)
     return {**records.to_dict(), "saving": saving, "notes": notes}
-
-
-def _lost_game(game: FinishedGame) -> str:
-    deal = f"deal {game.deal_number}" if game.deal_number is not None else "a chosen layout"
-    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
-    return f"{deal}, left after {moves} on {game.finished_at:%d %b %H:%M}"
 
 
 REVIEWING = {"status": "reviewing"}
@@ -343,30 +310,11 @@ def review_view(review: Review) -> dict[str, Any]:
     }
 
 
-CONTROLS_TEXT = (
-    "Tap a card in play to select it, then a partner to pair them (or drag one card onto the "
-    "other); tap a King to remove it. Tap the stock to draw, or to turn the waste over once "
-    "the stock is empty.{stock} Keys: arrows move, Enter or Space selects, D draws, R "
-    "recycles, U or Ctrl+Z undoes, H asks for a hint, N deals anew, P pauses, F goes full "
-    "screen, Esc clears the selection.{auto}"
-)
-
-
 def rules_view(rules: Rules, options: ViewOptions) -> dict[str, Any]:
     """The rules a view names and explains: the settings, and the Rules panel's sections
     (how to play under exactly these rules, then the controls)."""
-    stock = (
-        " With a card selected, tap the stock to pair it with the stock's top card."
-        if rules.stock_in_play
-        else ""
-    )
-    auto = (
-        " Auto-pair is on: a tap pairs a card with its first partner." if options.auto_pair else ""
-    )
-    sections = [
-        *rules.explained,
-        ("Controls", CONTROLS_TEXT.format(stock=stock, auto=auto)),
-    ]
+    controls = controls_text(stock_in_play=rules.stock_in_play, auto_pair=options.auto_pair)
+    sections = [*rules.explained, ("Controls", controls)]
     return {
         **_rules_summary(rules),
         "explained": [{"title": title, "text": text} for title, text in sections],

@@ -9,7 +9,13 @@ they are shown.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from .cards import RANK_NAMES
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -147,3 +153,155 @@ def refused_in_replay(number: int, move: object, reason: str) -> str:
 
 def refused_redo(reason: str) -> str:
     return f"redo {reason}"
+
+
+# ---------------------------------------------------------------------------- the rules panel
+def rules_sections(rules: Rules) -> tuple[tuple[str, str], ...]:
+    """How to play under `rules`, as (title, text) sections (`Rules.explained`)."""
+    pairs = (
+        "Remove two cards in play whose values make 13: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, "
+        "6 + 7. A King is 13 on its own and is removed alone."
+    )
+    if rules.stock_in_play:
+        in_play = (
+            "A pyramid card is in play once no card lies on it. The top card of the waste "
+            "and the stock's top card, which lies face up, are in play too, and may pair "
+            "with each other."
+        )
+        in_play += (
+            " A King on top of the stock is removed straight from there."
+            if rules.king_from_stock
+            else " A King on top of the stock must be drawn to the waste first."
+        )
+    else:
+        in_play = (
+            "A pyramid card is in play once no card lies on it. Besides those, only the top "
+            "card of the waste is in play; the stock lies face down."
+        )
+    draw = "Tap the stock to turn its next card onto the waste."
+    if rules.passes == 1:
+        passes = f"{draw} You go through the stock once: the waste is never turned over."
+    elif rules.passes is None:
+        passes = (
+            f"{draw} Once the stock is empty, the waste can be turned over to go through "
+            "it again, as often as you like."
+        )
+    else:
+        passes = (
+            f"{draw} Once the stock is empty, the waste can be turned over to go through "
+            f"it again: {rules.passes} passes in all."
+        )
+    win = (
+        "Clear the whole deck to win: the pyramid, the stock and the waste."
+        if rules.win == "deck"
+        else "Clear all 28 pyramid cards to win; cards left in the stock and the waste do "
+        "not matter."
+    )
+    sections = [("Pairs", pairs), ("In play", in_play), ("Passes", passes), ("The win", win)]
+    if rules.scoring:
+        sections.append((
+            "Scoring",
+            "5 points a card removed, 25 for each cleared row, and on clearing the pyramid "
+            "100 more plus 10 for each card still in the stock and the waste. Undo takes "
+            "the points back.",
+        ))  # fmt: skip
+    sections.append((
+        "Out of moves",
+        "When no pair, King, draw or recycle is left you are out of moves: undo, restart "
+        "the deal or start a new one. A game counts as lost only when you leave it "
+        "(restart it, or play another deal) after its first move.",
+    ))  # fmt: skip
+    return tuple(sections)
+
+
+def rules_summary(rules: Rules) -> str:
+    """`rules` in one plain sentence, for a menu (`Rules.summary`)."""
+    if rules.stock_in_play:
+        stock = "Stock top face up and in play"
+        if not rules.king_from_stock:
+            stock += "; a King there is drawn first"
+    else:
+        stock = "Stock face down, waste top in play"
+    passes = (
+        "unlimited passes" if rules.passes is None else count_of(rules.passes, "pass", "passes")
+    )
+    win = "clear the whole deck" if rules.win == "deck" else "clear the pyramid"
+    scored = "; scored" if rules.scoring else ""
+    return f"{stock}; {passes}; {win}{scored}."
+
+
+def controls_text(*, stock_in_play: bool, auto_pair: bool) -> str:
+    """The Rules panel's last section: how to move with the mouse and the keys."""
+    stock = (
+        " With a card selected, tap the stock to pair it with the stock's top card."
+        if stock_in_play
+        else ""
+    )
+    auto = " Auto-pair is on: a tap pairs a card with its first partner." if auto_pair else ""
+    return (
+        "Tap a card in play to select it, then a partner to pair them (or drag one card onto "
+        "the other); tap a King to remove it. Tap the stock to draw, or to turn the waste over "
+        f"once the stock is empty.{stock} Keys: arrows move, Enter or Space selects, D draws, "
+        "R recycles, U or Ctrl+Z undoes, H asks for a hint, N deals anew, P pauses, F goes "
+        f"full screen, Esc clears the selection.{auto}"
+    )
+
+
+# ---------------------------------------------------------------------------- the board
+OPTION_WORDS: dict[str, tuple[str, str]] = {
+    "highlight_partners": (
+        "Highlight partners",
+        "Outline the cards that make 13 with the selected one.",
+    ),
+    "auto_pair": (
+        "Auto-pair: a tap takes the first partner",
+        "One tap pairs a card with the first card in play that makes 13 with it, instead of "
+        "selecting it; drag one card onto another to choose the partner.",
+    ),
+    "fair_hints": (
+        "Fair hints (only cards you have seen)",
+        "Hints use only the cards you have seen; off, the solver sees every card and can "
+        "prove a deal lost.",
+    ),
+    "dead_end_notice": (
+        "Early dead-end notice (looks at unseen cards)",
+        "Say as soon as no card still to come can ever fit the pyramid; it looks at the "
+        "values of cards you have not seen, so it is off unless asked for.",
+    ),
+    "winnable_only": (
+        "Winnable deals only",
+        "Random new deals are proven winnable by the solver before they are dealt.",
+    ),
+}
+"""Each board option's label and help (`view.ViewOptions`), as the Game menu shows them."""
+
+
+def continue_offer(rules: str, moves: int, cleared: int, clock: str) -> str:
+    """The Continue offer of a saved game (never its cards)."""
+    return (
+        f"Continue your {rules} game ({count_of(moves, 'move')}, {cleared} of 28 cleared, "
+        f"{clock})? Playing another deal instead counts it as a loss."
+    )
+
+
+RECORDS_COUNT = (
+    "A game counts once it is won or given up. Restarting it, or playing another deal (or "
+    "continuing another saved game) after its first move, gives it up: that is a loss. Being "
+    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
+    "position) count as played, never for bests or streaks."
+)
+RECORDS_OFFER = (
+    "Each new board offers to continue the last unfinished game of its rules; a first move on "
+    "another deal gives that game up."
+)
+SAVING_OFF = "Saving is off: games on this board are not recorded."
+
+
+def lost_game(deal_number: int | None, moves: int, finished_at: datetime) -> str:
+    """One lost game, for the Records panel's list of the latest."""
+    deal = f"deal {deal_number}" if deal_number is not None else "a chosen layout"
+    return f"{deal}, left after {count_of(moves, 'move')} on {finished_at:%d %b %H:%M}"
+
+
+def latest_losses(games: list[str]) -> str:
+    return f"Latest losses: {'; '.join(games)}."

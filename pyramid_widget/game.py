@@ -651,6 +651,13 @@ class Game:
         then a face-up stock top."""
         return next((other for other in self.in_play if card.pairs_with(other)), None)
 
+    def uncovered_by(self, move: Move | str) -> tuple[Card, ...]:
+        """The pyramid cards `move` exposes (covered now, in play after it); changes nothing."""
+        after = self.copy()
+        after.play(move)
+        before = set(self.exposed)
+        return tuple(card for card in after.exposed if card not in before)
+
     @property
     def selectable(self) -> tuple[Card, ...]:
         """The cards a lone tap selects (in play, not a King): they wait for a partner."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .cards import RANK_NAMES
 
 if TYPE_CHECKING:
+    from .cards import Card
     from .rules import Rules
 
 
@@ -305,3 +306,105 @@ def lost_game(deal_number: int | None, moves: int, finished_at: datetime) -> str
 
 def latest_losses(games: list[str]) -> str:
     return f"Latest losses: {'; '.join(games)}."
+
+
+# ---------------------------------------------------------------------------- hints
+# A hint's advice is a phrase ("pair 8♣ from the waste with 5♥: it frees 7♦"), which the
+# reasons below make sentences of.
+def card_from(card: Card, pile: str | None) -> str:
+    """A card in play: "8♣ from the waste", or "5♥" for a pyramid card (the board shows
+    where those are)."""
+    return card.symbol if pile is None else f"{card.symbol} from the {pile}"
+
+
+def draw_advice(*, last: bool, pairs_open: bool) -> str:
+    card = "the last card" if last else "the next card"
+    if not pairs_open:
+        return f"draw {card} from the stock (nothing in play pairs now)"
+    return f"draw {card} from the stock rather than pair now"
+
+
+def recycle_advice(next_pass: int, passes: int | None) -> str:
+    total = "" if passes is None else f" of {passes}"
+    return f"the stock is empty: turn the waste over for pass {next_pass}{total}"
+
+
+def removal_advice(cards: list[str]) -> str:
+    """A King removed, or a pair: "remove K♠", "pair 8♣ from the waste with 5♥"."""
+    return f"remove {cards[0]}" if len(cards) == 1 else f"pair {cards[0]} with {cards[1]}"
+
+
+def freed_card(card: Card, partner: Card | None) -> str:
+    """A card a move frees, and what it can do then."""
+    if card.is_king:
+        return f"{card.symbol}, which can then go alone"
+    if partner is not None:
+        return f"{card.symbol}, which then pairs with {partner.symbol}"
+    return card.symbol
+
+
+def frees(advice: str, freed: list[str]) -> str:
+    return f"{advice}: it frees {join_words(freed)}"
+
+
+WON_HINT = sentence(ALREADY_WON)
+STUCK_HINT = f"{capitalised(NO_MOVE_LEFT)}: undo, restart the deal or start a new one."
+
+
+def winnable_hint(advice: str, moves: int) -> str:
+    return f"{capitalised(advice)}. It can be won: {moves} moves to the win."
+
+
+def unwinnable_hint(advice: str) -> str:
+    return f"This deal cannot be won from here: undo to an earlier position, or play on ({advice})."
+
+
+def untimed_hint(advice: str) -> str:
+    """An all-seeing hint whose search ran out of time."""
+    return f"{capitalised(advice)}. No verdict in time: this is a sensible move."
+
+
+def unweighed_hint(advice: str, unseen: int) -> str:
+    """A fair hint that decided no order of the unseen cards in time."""
+    return (
+        f"{capitalised(advice)}. With {count_of(unseen, 'card')} unseen there was no time to "
+        "weigh the odds: this is a sensible move."
+    )
+
+
+def weighed_hint(advice: str, odds: str, *, won_any: bool) -> str:
+    """A fair hint with its odds; when no move won anywhere, the move is only the best try."""
+    return f"{capitalised(advice)}. {odds}" if won_any else f"{odds} Best try: {advice}."
+
+
+def odds(unseen: int, stock: int, won: int, decided: int, *, every: bool, unsettled: int) -> str:
+    """How good a fair hint's move is, in words a player uses, with the counts behind them:
+    it won in `won` of the `decided` orders of the `unseen` cards (`every`: all orders were
+    tried), `unsettled` more undecided. The unseen cards all lie in the stock; when the
+    stock (`stock` cards) also holds cards already seen, the sentence says so, so that its
+    count and the board's stock count do not seem to disagree."""
+    where = "unseen cards"
+    if stock > unseen:
+        where = f"unseen cards of the {stock} in the stock"
+    if every and won == decided:
+        return f"It wins whatever order the {unseen} {where} are in."
+    ways = "possible orders" if every else "ways tried"
+    if won == 0:
+        text = (
+            f"The deal looks lost from here: no move won in any of the {decided} ways "
+            f"the {unseen} {where} could lie that were tried."
+        )
+    elif decided < 5:  # too few to put a word on
+        text = f"It won in {won} of the {decided} {ways} for the {unseen} {where}."
+    else:
+        share = won / decided
+        likely = (
+            "Very likely to win" if share >= 0.9
+            else "Likely to win" if share >= 0.6
+            else "About an even chance" if share >= 0.4
+            else "Unlikely to win"
+        )  # fmt: skip
+        text = f"{likely}: it won in {won} of the {decided} {ways} for the {unseen} {where}."
+    if unsettled:
+        text += f" ({unsettled} more could not be settled in the time.)"
+    return text

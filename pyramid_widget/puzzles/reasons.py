@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..cards import Card
 from ..game import Game, Move
 from ..words import join_words, sentence
-from .players import uncovered
 from .themes import Evidence, keeps_waste, shared_card, uncovers_more
 
 
@@ -26,7 +25,7 @@ def answer_reason(evidence: Evidence, answer: Move) -> str:
         text = f"{answer.text} keeps the win: a King goes alone, so taking it costs nothing"
     else:
         text = f"{answer.text} keeps the win"
-    freed = uncovered(game, answer)
+    freed = game.uncovered_by(answer)
     if freed:
         text += ("; it frees " if answer.kind == "king" else ": it frees ") + join_words(
             [card.symbol for card in freed]
@@ -60,7 +59,7 @@ def loser_reason(evidence: Evidence, loser: Move) -> str:
         if uncovers_more(game, answer, loser):
             card = shared_card(answer, loser)
             (partner,) = (other for other in answer.cards if other != card)
-            freed = join_words([c.symbol for c in uncovered(game, answer)])
+            freed = join_words([c.symbol for c in game.uncovered_by(answer)])
             return sentence(
                 f"after {loser.text} the deal can no longer be won: the {card.symbol} should go "
                 f"with the {partner.symbol}, which frees {freed}"

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 from ..game import RECYCLE, Game, Move
 from .losses import PlainLoss
-from .players import uncovered
 
 
 @dataclass(frozen=True)
@@ -112,7 +111,7 @@ def uncovers_more(game: Game, answer: Move, loser: Move) -> bool:
     """The ``uncover-more`` test for one answer and one losing move."""
     if shared_card(answer, loser) is None:
         return False
-    freed, other = set(uncovered(game, answer)), set(uncovered(game, loser))
+    freed, other = set(game.uncovered_by(answer)), set(game.uncovered_by(loser))
     return bool(freed - other) and len(freed) >= len(other)
 
 

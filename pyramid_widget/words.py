@@ -300,7 +300,7 @@ SAVING_OFF = "Saving is off: games on this board are not recorded."
 
 def lost_game(deal_number: int | None, moves: int, finished_at: datetime) -> str:
     """One lost game, for the Records panel's list of the latest."""
-    deal = f"deal {deal_number}" if deal_number is not None else "a chosen layout"
+    deal = f"deal {deal_number}" if deal_number is not None else CHOSEN_LAYOUT
     return f"{deal}, left after {count_of(moves, 'move')} on {finished_at:%d %b %H:%M}"
 
 
@@ -408,3 +408,75 @@ def odds(unseen: int, stock: int, won: int, decided: int, *, every: bool, unsett
     if unsettled:
         text += f" ({unsettled} more could not be settled in the time.)"
     return text
+
+
+# ---------------------------------------------------------------------------- the review
+def review_won(moves: int) -> str:
+    return f"Won in {count_of(moves, 'move')}; the deal could be won at every move."
+
+
+def review_lost_from_start(moves: int) -> str:
+    return (
+        f"This deal could not be won from the start; no move of the {count_of(moves, 'move')} "
+        "lost it."
+    )
+
+
+def review_mistake(number: int, move: str, better: str | None) -> str:
+    """The decisive mistake: move `number` (`move`, in symbols), and the move that kept the win."""
+    return (
+        f"The deal could be won until move {number} ({move}); after it, it could not. "
+        f"{better} would have kept the win."
+    )
+
+
+def review_still_winnable(moves: int) -> str:
+    return f"After {count_of(moves, 'move')} the deal can still be won: nothing is lost yet."
+
+
+def review_in_doubt(time_limit: float | None, first: int, last: int) -> str:
+    """The turn lies among moves `first` to `last`, which the time limit left undecided."""
+    return (
+        f"The solver could not decide every position within {time_limit} s, so the move that "
+        f"lost the deal is one of moves {first} to {last}; raise time_limit to find it."
+    )
+
+
+def review_undecided(moves: int) -> str:
+    return f"After {count_of(moves, 'move')}, the solver could not decide this position."
+
+
+def slipped_away(better: str | None) -> str:
+    """The note on the decisive move's row."""
+    return f"the win slipped away here; {better} would have kept it"
+
+
+REVIEW_COLUMNS = ("#", "move", "before", "after", "fair hint")
+NO_MOVE = "no move"
+"""A hint's move in the review when the hint had none."""
+
+
+def chance_to_win(chance: float) -> str:
+    return f"≈{chance:.0%} wins"
+
+
+def fair_hint_said(reason: str) -> str:
+    return f"fair hint: {reason}"
+
+
+def review_facts(deal: str, solved: int, seconds: float, *, hints: bool) -> str:
+    """The line under the review's summary: the deal, the solver's work and the ✓'s meaning."""
+    facts = f"deal {deal} · {count_of(solved, 'position')} solved in {seconds:.1f} s"
+    if hints:
+        facts += " · ✓ the move played was the fair hint's (hover a hint for its reason)"
+    return facts
+
+
+CHOSEN_LAYOUT = "a chosen layout"
+"""A deal with no number, in a sentence."""
+ENDED_HERE = "Where the game ended."
+
+
+def before_mistake(number: int) -> str:
+    """The caption of the picture of the position before the decisive move."""
+    return f"Before move {number}: the mistake and the move that kept the win."

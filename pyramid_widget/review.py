@@ -184,10 +184,6 @@ class Review:
         """The per-move records as plain dicts, e.g. for `pandas.DataFrame(review.to_rows())`."""
         return [step.to_dict() for step in self.steps]
 
-    def as_dicts(self) -> list[dict[str, Any]]:
-        """Same as `to_rows()` (the name other data libraries use)."""
-        return self.to_rows()
-
     def __repr__(self) -> str:
         return f"<Review of {self.deal_id} ({len(self)} moves): {self.summary}>"
 

@@ -480,3 +480,184 @@ ENDED_HERE = "Where the game ended."
 def before_mistake(number: int) -> str:
     """The caption of the picture of the position before the decisive move."""
     return f"Before move {number}: the mistake and the move that kept the win."
+
+
+# ---------------------------------------------------------------------------- puzzles
+THEME_WORDS: dict[str, tuple[str, str]] = {
+    "uncover-more": (
+        "Pick the partner that uncovers more",
+        "A card has two partners: the right one frees a card that the other leaves covered.",
+    ),
+    "trapped": (
+        "A card trapped under its partners",
+        "The wrong move takes away the last partner a card could ever meet: every partner "
+        "left lies on it or under it.",
+    ),
+    "keep-waste": (
+        "Keep the waste card for a better partner",
+        "The waste card can wait: another card needs it more.",
+    ),
+    "pass-reserve": (
+        "Keep a pass in reserve",
+        "Recycling now is too soon: use what is in play first.",
+    ),
+    "kings": ("Kings at once", "A King goes alone and never costs anything: take it."),
+    "short-of-partners": (
+        "Save the partners the pyramid needs",
+        "The wrong move spends a card that a pyramid card needed as its partner.",
+    ),
+    "look-ahead": ("Look further ahead", "No simple idea shows the loss: it lies further on."),
+}
+"""Each puzzle theme's title and meaning, in the order puzzles list them (`puzzles.THEMES`)."""
+
+
+def puzzle_task(answers: int) -> str:
+    """What to find."""
+    if answers == 1:
+        return "Find the one removal that keeps the win."
+    return f"{capitalised(count_word(answers))} removals keep the win: find one."
+
+
+NOT_THIS_POSITIONS = "it is not one of this position's moves"
+
+
+def not_possible(move: str, refusal: str) -> str:
+    """A puzzle's answer to a move the position does not have."""
+    return f"{move} is not possible here: {refusal}."
+
+
+def keeps_the_win(
+    move: str,
+    *,
+    king: bool,
+    freed: list[str],
+    waste_kept: tuple[str, str] | None,
+    recycle_waits: bool,
+) -> str:
+    """Why a puzzle's answer is right, e.g. "8♦ + 5♣ keeps the win: it frees 9♦."; with
+    `waste_kept` (the waste top, its better partner) the waste card waits for a better one."""
+    text = f"{move} keeps the win"
+    if king:
+        text += ": a King goes alone, so taking it costs nothing"
+    if freed:
+        text += ("; it frees " if king else ": it frees ") + join_words(freed)
+    if waste_kept is not None:
+        text += f", and the {waste_kept[0]} stays on the waste for the {waste_kept[1]}"
+    if recycle_waits:
+        text += "; the recycle can wait"
+    return sentence(text)
+
+
+def after_move(kind: str, move: str) -> str:
+    """How a sentence about the position after a move starts: "after 5♥ + 8♣", "after
+    drawing,"."""
+    return {"draw": "after drawing,", "recycle": "after recycling,"}.get(kind, f"after {move}")
+
+
+def lost_plainly(after: str, loss: str) -> str:
+    """A losing move and the plain loss it leads to (a `PlainLoss` sentence)."""
+    return sentence(f"{after} {loss}")
+
+
+def lost_partner(move: str, card: str, partner: str, freed: list[str]) -> str:
+    """The losing move took the partner that frees less."""
+    return sentence(
+        f"after {move} the deal can no longer be won: the {card} should go with the {partner}, "
+        f"which frees {join_words(freed)}"
+    )
+
+
+def lost_waste_card(move: str, top: str, better: str) -> str:
+    """The losing move spent the waste card a better partner needed."""
+    return sentence(
+        f"after {move} the deal can no longer be won: keep the {top} on the waste for the {better}"
+    )
+
+
+RECYCLE_LOSES = sentence(
+    "recycling now loses: the waste comes back in the same order, and from the next pass on no "
+    "line wins"
+)
+
+
+def draw_loses(top: str | None) -> str:
+    covered = f"the {top} goes under the next card, and " if top else ""
+    return sentence(f"drawing now loses: {covered}no line wins after that")
+
+
+def lost_deeper(move: str) -> str:
+    """A losing move whose loss no plain reason explains."""
+    return sentence(
+        f"after {move} the deal can no longer be won, however you play on: the solver checked "
+        "every line"
+    )
+
+
+# Plain losses: each completes "after <move> ..." (`puzzles.losses.PlainLoss`).
+def trapped(card: Card, on: list[Card], under: list[Card]) -> str:
+    """A pyramid card that can never leave: its partners left lie on it (`on`) or under it."""
+    need = 13 - card.value
+    head = f"the {card.symbol} can never leave: "
+    total = len(on) + len(under)
+    if total == 0:
+        return head + f"no {rank_word(need)} is left to take it"
+    names = join_words([other.symbol for other in sorted(on + under)])
+    if total == 1:
+        where = "on" if on else "under"
+        return head + f"the only {rank_word(need)} left, {names}, lies {where} it"
+    if on and under:
+        return head + (
+            f"of the {rank_word(need, 2)} left, {join_words([c.symbol for c in sorted(on)])} "
+            f"{'lies' if len(on) == 1 else 'lie'} on it and "
+            f"{join_words([c.symbol for c in sorted(under)])} under it"
+        )
+    many = "both" if total == 2 else f"all {count_word(total)}"
+    where = "on" if on else "under"
+    return head + f"{many} {rank_word(need, 2)} left lie {where} it ({names})"
+
+
+def no_partner_left(card: Card) -> str:
+    """A stock or waste card with no partner left (under the whole-deck win)."""
+    return f"the {card.symbol} can never leave: no {rank_word(13 - card.value)} is left"
+
+
+def short_of_partners(value: int, in_pyramid: int, partners: int) -> str:
+    """More pyramid cards of `value` than partners left for them."""
+    take = "it" if in_pyramid == 1 else "them"
+    need = 13 - value
+    have = (
+        f"no {rank_word(need)} is"
+        if partners == 0
+        else f"only {count_word(partners)} {rank_word(need, partners)} "
+        f"{'is' if partners == 1 else 'are'}"
+    )
+    return (
+        f"the pyramid still holds {count_word(in_pyramid)} {rank_word(value, in_pyramid)}, "
+        f"but {have} left to take {take}"
+    )
+
+
+DEAD_END = "nothing in play pairs, and no card still to come fits the pyramid"
+
+
+# Puzzle mode: what the board says while a puzzle is on it.
+PLAY_ON = "Right. Now play on to the win: a move that throws the win away is refused."
+SOLVED_NEXT = "Solved. Next puzzle?"
+
+
+def wrong_try(move: str, why: str) -> str:
+    return f"Not {move}: {why}"
+
+
+def throws_the_win_away(move: str) -> str:
+    return f"{move} throws the win away: after it the deal cannot be won."
+
+
+def found(move: str) -> str:
+    return f"Right: {move} keeps the win."
+
+
+def solved(wrong: int) -> str:
+    """The puzzle is won, after `wrong` wrong tries."""
+    tries = count_of(wrong, "wrong try", "wrong tries")
+    return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")

@@ -57,6 +57,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import words
 from .cards import PYRAMID_SIZE, RANKS, SUIT_SYMBOLS, Card, row_col
 
 if TYPE_CHECKING:
@@ -103,13 +104,6 @@ RED_SUITS = frozenset("dh")
 
 BADGES = {"hint": "★", "mistake": "✗", "better": "✓"}
 DASHES = {"selected": None, "hint": "14 7", "mistake": None, "better": "3 6"}
-MARK_WORDS = {
-    "selected": "selected",
-    "hint": "the hint",
-    "mistake": "the mistake",
-    "better": "the better move",
-}
-LEGEND_WORDS = {"selected": "Selected", "hint": "Hint", "mistake": "Mistake", "better": "Better"}
 
 
 @dataclass(frozen=True)
@@ -420,8 +414,8 @@ def _wanted_marks(
     for kind in MARK_KINDS:
         if kind in extra:
             targets = tuple(sorted(set(extra[kind]), key=_target_order))
-            words = _joined(tuple(_target_word(target) for target in targets), ", ")
-            wanted.append(_Mark(kind, targets, words))
+            named = _joined(tuple(_target_word(target) for target in targets), ", ")
+            wanted.append(_Mark(kind, targets, named))
     return wanted
 
 
@@ -433,20 +427,20 @@ def _target_order(target: Card | str) -> tuple[int, int, str]:
 
 def _target_word(target: Card | str) -> Card | str:
     """A target in a legend line: a card (drawn in its suit's colour) or words."""
-    return target if isinstance(target, Card) else "the stock"
+    return target if isinstance(target, Card) else words.THE_STOCK
 
 
 def _target_text(target: Card | str) -> str:
-    return target.symbol if isinstance(target, Card) else "the stock"
+    return target.symbol if isinstance(target, Card) else words.THE_STOCK
 
 
 def _joined(items: tuple[Card | str, ...], joiner: str) -> tuple[Card | str, ...]:
-    words: list[Card | str] = []
+    joined: list[Card | str] = []
     for item in items:
-        if words:
-            words.append(joiner)
-        words.append(item)
-    return tuple(words)
+        if joined:
+            joined.append(joiner)
+        joined.append(item)
+    return tuple(joined)
 
 
 # ------------------------------------------------------------------------------ drawing
@@ -511,33 +505,28 @@ class _Drawing:
     def _spots(self) -> dict[Card | str, _Spot]:
         spots: dict[Card | str, _Spot] = {}
         for _, card, status, x, y in self.pyramid_places():
-            spots[card] = _Spot(x, y, f"{card.name}, {status.replace('_', ' ')}")
+            spots[card] = _Spot(x, y, words.card_label(card, status))
         fan = self.fan()
         for k, card in enumerate(fan):
             if self.shows(card):
-                where = "in play, waste top" if k == len(fan) - 1 else "in the waste"
-                spots[card] = _Spot(self.waste_x + k * FAN_STEP, TOP, f"{card.name}, {where}")
+                label = words.card_label(card, "waste_top" if k == len(fan) - 1 else "waste")
+                spots[card] = _Spot(self.waste_x + k * FAN_STEP, TOP, label)
         top = self.game.stock_top
         if top is not None and self.shows(top):
             # A mark on the stock pile is a mark on its face-up top: one place, one set of rings.
-            spots[top] = spots[STOCK] = _Spot(self.stock_x, TOP, f"{top.name}, in play, stock top")
+            label = words.card_label(top, "stock_top")
+            spots[top] = spots[STOCK] = _Spot(self.stock_x, TOP, label)
         else:
             spots[STOCK] = _Spot(self.stock_x, TOP, self.stock_words())
         for k, card in enumerate(self.listing()):
             x, y = self.listing_place(k)
-            spots[card] = _Spot(x, y, f"{card.name}, in the stock (revealed)")
+            spots[card] = _Spot(x, y, words.card_label(card, "revealed"))
         return spots
 
     def stock_words(self) -> str:
-        count = self.game.stock_count
         top = self.game.stock_top
-        if count == 0:
-            blocker = self.recycle_blocker()
-            return f"Stock: empty; {blocker}" if blocker else "Stock: empty; recycle the waste"
-        cards = "1 card" if count == 1 else f"{count} cards"
-        if top is not None and self.shows(top):
-            return f"Stock: {top.name} face up, {cards}"
-        return f"Stock: {cards} face down"
+        shown = top if top is not None and self.shows(top) else None
+        return words.stock_words(self.game.stock_count, shown, self.recycle_blocker())
 
     def recycle_blocker(self) -> str | None:
         blocker = getattr(self.game, "recycle_blocker", None)
@@ -606,46 +595,32 @@ class _Drawing:
     def title(self) -> str:
         game = self.game
         left = PYRAMID_SIZE - sum(card is None for card in game.pyramid)
-        return f"Pyramid Solitaire: {left} of 28 pyramid cards left, {self.pass_words().lower()}"
+        return words.picture_title(left, self.pass_words())
 
     def pass_words(self) -> str:
-        passes = self.game.rules.passes
-        number = self.game.pass_number
-        return f"Pass {number}" if passes is None else f"Pass {number} of {passes}"
+        return words.pass_words(self.game.pass_number, self.game.rules.passes)
 
     def description(self) -> str:
         places = self.pyramid_places()
         in_play = [card.symbol for _, card, status, _, _ in places if status == "in_play"]
         covered = sum(status == "covered" for _, _, status, _, _ in places)
-        parts = [f"In play in the pyramid: {', '.join(in_play) or 'none'}."]
-        parts.append(f"Covered: {covered} card{'' if covered == 1 else 's'}.")
-        parts.append(self.stock_words() + ".")
         fan = [card.symbol for card in self.fan() if self.shows(card)]
-        waste = len(self.game.waste)
-        if waste:
-            parts.append(f"Waste: {waste} card{'' if waste == 1 else 's'}, top {fan[-1]}.")
-        else:
-            parts.append("Waste: empty.")
-        parts.append(" · ".join(self.status_parts()) + ".")
-        return " ".join(parts)
+        waste = words.waste_words(len(self.game.waste), fan[-1] if fan else None)
+        return words.picture_description(
+            in_play, covered, self.stock_words(), waste, self.status_parts()
+        )
 
     def status_parts(self) -> list[str]:
         game = self.game
-        parts = [
-            f"Cleared {game.cleared} of 28",
+        return words.status_parts(
+            game.cleared,
             self.pass_words(),
-            f"Stock {game.stock_count}",
-            f"Waste {len(game.waste)}",
-            f"Moves {game.move_count}",
-        ]
-        if game.rules.scoring:
-            parts.append(f"Score {game.score}")
-        outcome = game.outcome
-        if outcome == "won":
-            parts.append("Pyramid cleared!")
-        elif outcome == "stuck":
-            parts.append("Out of moves")
-        return parts
+            game.stock_count,
+            len(game.waste),
+            game.move_count,
+            game.score if game.rules.scoring else None,
+            game.outcome or "",
+        )
 
     def status_lines(self) -> list[str]:
         """The status, wrapped to the table's width (a generous estimate of the text's width:
@@ -678,7 +653,7 @@ class _Drawing:
         label = spot.label if spot is not None else card.name
         kinds = spot.kinds if spot is not None else []
         if kinds:
-            label += ", " + ", ".join(MARK_WORDS[kind] for kind in kinds)
+            label += ", " + ", ".join(words.MARK_WORDS[kind] for kind in kinds)
         lift = -LIFT if "selected" in kinds else 0
         rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
         symbol = SUIT_SYMBOLS[card.suit]
@@ -745,7 +720,7 @@ class _Drawing:
 
     def draw_pyramid(self) -> str:
         cards = [self.face(card, status, x, y) for _, card, status, x, y in self.pyramid_places()]
-        return _group({"class": "pw-pyramid", "role": "group", "aria-label": "Pyramid"}, cards)
+        return _group({"class": "pw-pyramid", "role": "group", "aria-label": words.PYRAMID}, cards)
 
     def draw_stock(self) -> str:
         theme = self.theme
@@ -778,7 +753,7 @@ class _Drawing:
         label = self.stock_words()
         kinds = self.spots[STOCK].kinds
         if kinds and (top is None or not self.shows(top)):
-            label += ", " + ", ".join(MARK_WORDS[kind] for kind in kinds)
+            label += ", " + ", ".join(words.MARK_WORDS[kind] for kind in kinds)
         return _group(
             {"class": "pw-pile pw-stock", "role": "img", "aria-label": label},
             [_tag("title", {}, _escape(label)), *parts],
@@ -829,8 +804,7 @@ class _Drawing:
                 parts.append(self.face(card, status, place_x, TOP, stacked=not top))
             else:  # never happens in a real game: every waste card was turned face up
                 parts.append(self.back(place_x, TOP))
-        count = len(self.game.waste)
-        label = f"Waste: {count} card{'' if count == 1 else 's'}" if count else "Waste: empty"
+        label = words.waste_words(len(self.game.waste))
         return _group({"class": "pw-pile pw-waste", "role": "group", "aria-label": label}, parts)
 
     def draw_listing(self) -> str:
@@ -842,7 +816,7 @@ class _Drawing:
             _text(
                 MARGIN,
                 top,
-                "The stock under its top, next card first (shown by reveal):",
+                words.REVEALED_HEADING,
                 **{"font-size": 22, "fill": self.theme.text},
             )
         ]
@@ -850,7 +824,7 @@ class _Drawing:
             x, y = self.listing_place(k)
             parts.append(self.face(card, "stock", x, y, stacked=True))
         return _group(
-            {"class": "pw-listing", "role": "group", "aria-label": "Stock, revealed"}, parts
+            {"class": "pw-listing", "role": "group", "aria-label": words.STOCK_REVEALED}, parts
         )
 
     # ---------------------------------------------------------------- marks and words
@@ -948,19 +922,19 @@ class _Drawing:
                 badge = _group(
                     {"transform": _translate(MARGIN + 70, y - 8)}, [self.badge(mark.kind, 0, 0)]
                 )
-            spans = [_escape(f"{LEGEND_WORDS[mark.kind]}: ")]
+            spans = [_escape(f"{words.LEGEND_WORDS[mark.kind]}: ")]
             for word in mark.words:
                 if isinstance(word, Card):
                     ink = self.theme.red if word.suit in RED_SUITS else self.theme.text
                     spans.append(_tag("tspan", {"fill": ink}, _escape(word.symbol)))
                 else:
                     spans.append(_escape(word))
-            words = _tag(
+            line = _tag(
                 "text",
                 {"x": MARGIN + 96, "y": y, "font-size": 24, "fill": self.theme.text},
                 "".join(spans),
             )
-            lines.append(_group({"class": f"pw-legend pw-{mark.kind}"}, [sample, badge, words]))
+            lines.append(_group({"class": f"pw-legend pw-{mark.kind}"}, [sample, badge, line]))
         return _group({"class": "pw-legend-lines"}, lines)
 
 

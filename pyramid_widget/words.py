@@ -661,3 +661,76 @@ def solved(wrong: int) -> str:
     """The puzzle is won, after `wrong` wrong tries."""
     tries = count_of(wrong, "wrong try", "wrong tries")
     return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
+
+
+# ---------------------------------------------------------------------------- the picture
+# The words of `svg.board`: its title, description, status lines, legend and the labels a
+# screen reader reads for each card and pile.
+MARK_WORDS = {
+    "selected": "selected",
+    "hint": "the hint",
+    "mistake": "the mistake",
+    "better": "the better move",
+}
+LEGEND_WORDS = {"selected": "Selected", "hint": "Hint", "mistake": "Mistake", "better": "Better"}
+PLACE_WORDS = {
+    "in_play": "in play",
+    "covered": "covered",
+    "waste_top": "in play, waste top",
+    "waste": "in the waste",
+    "stock_top": "in play, stock top",
+    "revealed": "in the stock (revealed)",
+}
+THE_STOCK = "the stock"
+PYRAMID = "Pyramid"
+STOCK_REVEALED = "Stock, revealed"
+REVEALED_HEADING = "The stock under its top, next card first (shown by reveal):"
+
+
+def card_label(card: Card, place: str) -> str:
+    """A card and where it lies, from `PLACE_WORDS`: "Five of Hearts, in play"."""
+    return f"{card.name}, {PLACE_WORDS[place]}"
+
+
+def pass_words(number: int, passes: int | None) -> str:
+    return f"Pass {number}" if passes is None else f"Pass {number} of {passes}"
+
+
+def picture_title(left: int, passes: str) -> str:
+    return f"Pyramid Solitaire: {left} of 28 pyramid cards left, {passes.lower()}"
+
+
+def stock_words(count: int, top: Card | None, refusal: str | None) -> str:
+    """The stock pile: its face-up `top` if shown, or why it cannot be recycled once empty."""
+    if count == 0:
+        return f"Stock: empty; {refusal}" if refusal else "Stock: empty; recycle the waste"
+    if top is not None:
+        return f"Stock: {top.name} face up, {count_of(count, 'card')}"
+    return f"Stock: {count_of(count, 'card')} face down"
+
+
+def waste_words(count: int, top: str | None = None) -> str:
+    if not count:
+        return "Waste: empty"
+    return f"Waste: {count_of(count, 'card')}" + (f", top {top}" if top else "")
+
+
+def status_parts(
+    cleared: int, passes: str, stock: int, waste: int, moves: int, score: int | None, outcome: str
+) -> list[str]:
+    """The picture's status line, part by part (`score` None when the rules do not score)."""
+    parts = [f"Cleared {cleared} of 28", passes, f"Stock {stock}", f"Waste {waste}"]
+    parts.append(f"Moves {moves}")
+    if score is not None:
+        parts.append(f"Score {score}")
+    parts += {"won": ["Pyramid cleared!"], "stuck": ["Out of moves"]}.get(outcome, [])
+    return parts
+
+
+def picture_description(
+    in_play: list[str], covered: int, stock: str, waste: str, status: list[str]
+) -> str:
+    return (
+        f"In play in the pyramid: {', '.join(in_play) or 'none'}. "
+        f"Covered: {count_of(covered, 'card')}. {stock}. {waste}. {' · '.join(status)}."
+    )

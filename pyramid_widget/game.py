@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from . import codes, svg
+from . import codes
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
     build_layout,
@@ -811,7 +811,11 @@ class Game:
         return self.board()
 
     def _repr_svg_(self) -> str:
-        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`."""
+        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`.
+        The picture's module is imported only when one is drawn, as python-chess's `Board`
+        imports `chess.svg`: the engine never loads it otherwise."""
+        from . import svg
+
         return svg.board(self)
 
     def __repr__(self) -> str:

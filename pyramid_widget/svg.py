@@ -1,53 +1,11 @@
-"""Pictures of positions: an SVG of a game that looks like the widget's board.
+"""Pictures of positions: `board(game)` draws a game as SVG that looks like the widget's board.
 
-In the spirit of python-chess's `chess.svg`: `board(game)` returns the position as an SVG
-string (an `SvgImage`, which a notebook displays as a picture), for lessons, exports, reviews
-and anywhere the live widget cannot render (an HTML or PDF export, a code host's notebook view).
-
->>> from pyramid_widget import Game
->>> from pyramid_widget import svg
->>> game = Game.deal(42)
->>> picture = svg.board(game, theme="dark", size=400)
->>> picture.startswith("<svg") and 'width="400"' in picture
-True
->>> picture == svg.board(game, theme="dark", size=400)  # the same position, the same bytes
-True
-
-What it draws follows the widget (js/widget.css): cards 1.4 times as tall as wide, each row of
-the pyramid half a card lower than the one above, the rank and suit in the top-left corner and
-a large suit in the centre, red suits red; covered cards on a dimmer face with dimmer ink and
-no centre suit; the stock beside the apex (a card back with its count, the face-up top when the
-rules turn it up, a recycle sign when empty) and the waste's top three cards fanned beside it;
-a status line with the cleared cards, the pass, the stock, the moves (and the score and the
-outcome when there are any). Rows already cleared leave no empty band: the picture ends under
-its lowest card, so a lesson on the top rows is a short picture.
-
-Hidden information stays hidden: a card is drawn face up only if the player has seen it
-(`game.seen`): the pyramid, the waste and a face-up stock top. The rest of the stock is a card
-back and a count. Only `reveal=True` shows the stock's cards too (in order, below the board),
-for a teacher's answer sheet. Nothing in the picture (drawing, text, attributes) names an unseen
-card otherwise.
-
-Marks (`MARK_KINDS`) are drawn so that they compose and can be told apart without colour:
-each is a ring around the card at its own distance (the first mark of a card nearest to it),
-in its own line style, and all but the selection carry a badge on the card's top edge:
-
-- "selected": a solid ring, and the card lifted a little (as the widget lifts it);
-- "hint": a dashed ring and a star badge (★);
-- "mistake": a solid ring and a cross badge (✗);
-- "better": a dotted ring and a tick badge (✓).
-
-A legend under the status line says what each mark shows ("Hint: 5♥ + 8♣"). Moves are given
-as `Move` objects, notation ("5h+8c", "Kh", "draw", "recycle") or a solver `Hint`; a draw or a
-recycle marks the stock.
-
-Both themes meet WCAG AA: every rank, suit and word has a contrast of at least 4.5:1 with what
-lies under it, covered cards included; card edges and marks at least 3:1 (tests/test_svg.py
-measures it on the colours emitted). The output is deterministic: no ids, no timestamps, numbers
-printed with at most two decimals, so the same position and options give the same bytes.
-
-Standard library only (it runs under Pyodide); the game is taken by its public accessors, so
-this module needs no import of `pyramid_widget.game` (which imports this one for pictures).
+As python-chess's `chess.svg`: an SVG string (an `SvgImage`, which a notebook shows as a picture)
+for lessons, exports, reviews and wherever the live widget cannot run (an HTML or PDF export, a
+code host's notebook view). The shapes follow js/widget.css. A card is drawn face up only if the
+player has seen it (`Game.seen`), unless `reveal=True` asks for a teacher's answer sheet. Marks
+can be told apart without colour, both themes meet WCAG AA contrast (tests/test_svg.py measures
+it), and the same position and options always give the same bytes.
 """
 
 from __future__ import annotations
@@ -65,7 +23,10 @@ if TYPE_CHECKING:
     from .solver import Hint
 
 MARK_KINDS: tuple[str, ...] = ("selected", "hint", "mistake", "better")
-"""The kinds of mark, in the order their rings go out from a card."""
+"""The kinds of mark, in the order their rings go out from a card, each in its own line style
+and all but the selection with a badge on the card's top edge: "selected" (a solid ring, the
+card lifted as the widget lifts it), "hint" (dashed, ★), "mistake" (solid, ✗), "better"
+(dotted, ✓). A legend line under the board says what each marks."""
 
 STOCK = "stock"
 """The key that marks the stock pile itself in `marks` (a draw or a recycle marks it too)."""
@@ -300,7 +261,6 @@ def board(
     """
     colours = _theme(theme)
     width = _width(size)
-    _check_game(game)
     if not isinstance(reveal, bool) or not isinstance(legend, bool):
         raise ValueError("reveal and legend must be true or false")
     wanted = _wanted_marks(selected, hint, mistake, better, marks)
@@ -328,15 +288,6 @@ def _width(size: float | None) -> float:
     ):
         raise ValueError(f"size must be a width in pixels above 0, not {size!r}")
     return size
-
-
-_ACCESSORS = ("cards", "pyramid", "exposed", "stock_count", "stock_top", "waste", "seen", "rules")
-
-
-def _check_game(game: object) -> None:
-    missing = [name for name in _ACCESSORS if not hasattr(game, name)]
-    if missing:
-        raise TypeError(f"board() needs a Game, not {type(game).__name__} (no {missing[0]})")
 
 
 # ------------------------------------------------------------------------------ marks
@@ -526,11 +477,7 @@ class _Drawing:
     def stock_words(self) -> str:
         top = self.game.stock_top
         shown = top if top is not None and self.shows(top) else None
-        return words.stock_words(self.game.stock_count, shown, self.recycle_blocker())
-
-    def recycle_blocker(self) -> str | None:
-        blocker = getattr(self.game, "recycle_blocker", None)
-        return blocker if isinstance(blocker, str) else None
+        return words.stock_words(self.game.stock_count, shown, self.game.recycle_blocker)
 
     # ---------------------------------------------------------------- layout under the board
     def status_y(self) -> float:
@@ -729,7 +676,7 @@ class _Drawing:
         top = game.stock_top
         x, y = self.stock_x, TOP
         if count == 0:
-            blocked = self.recycle_blocker() is not None
+            blocked = self.game.recycle_blocker is not None
             sign = "✕" if blocked else "↻"
             parts = [
                 self.card_rect(

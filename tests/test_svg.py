@@ -445,11 +445,6 @@ def test_marking_a_card_the_player_cannot_see_is_refused_whether_or_not_it_exist
     }
 
 
-def test_a_board_needs_a_game():
-    with pytest.raises(TypeError, match="board\\(\\) needs a Game, not NoneType"):
-        svg.board(None)
-
-
 @settings(max_examples=150, deadline=None)
 @given(text=st.text(max_size=12))
 def test_any_text_as_a_move_is_marked_or_refused_clearly(text):

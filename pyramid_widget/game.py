@@ -319,7 +319,7 @@ class Game:
         return codes.position_code(self.cards, self.rules, self.position, self.seen)
 
     @property
-    def deal_id(self) -> str:
+    def deal_code(self) -> str:
         """A shareable code of this deal's start: "classic#42" or the start position's code."""
         if self.deal_number is not None:
             return f"{self.rules.name}#{self.deal_number}"
@@ -540,7 +540,7 @@ class Game:
         if move.kind == "draw":
             return None if self.stock_count else NO_CARDS_TO_TURN
         if move.kind == "recycle":
-            return self.recycle_blocker
+            return self.recycle_refusal
         if move.kind == "king":
             # Where the card lies comes first: "still covered" says more than "needs a partner".
             card = move.cards[0]
@@ -564,7 +564,7 @@ class Game:
         return None if a.pairs_with(b) else NOT_THIRTEEN
 
     @property
-    def recycle_blocker(self) -> str | None:
+    def recycle_refusal(self) -> str | None:
         """Why a recycle is refused now, or None when it is allowed."""
         if self.is_won:
             return ALREADY_WON
@@ -696,7 +696,7 @@ class Game:
             moves.extend(Move.pair(a, b) for b in cards[n + 1 :] if a.pairs_with(b))
         if self.stock_count:
             moves.append(DRAW)
-        if self.recycle_blocker is None:
+        if self.recycle_refusal is None:
             moves.append(RECYCLE)
         return moves
 

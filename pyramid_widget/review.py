@@ -118,7 +118,7 @@ class Review:
 
     rules: str
     layout: str
-    deal_id: str
+    deal_code: str
     steps: tuple[MoveReview, ...]
     start: Verdict
     end: Verdict
@@ -185,7 +185,7 @@ class Review:
         return [step.to_dict() for step in self.steps]
 
     def __repr__(self) -> str:
-        return f"<Review of {self.deal_id} ({len(self)} moves): {self.summary}>"
+        return f"<Review of {self.deal_code} ({len(self)} moves): {self.summary}>"
 
     def __str__(self) -> str:
         """The review as a text table, in card symbols and the verdict words."""
@@ -262,7 +262,7 @@ def review(
     return Review(
         rules=last.rules.name,
         layout=last.layout,
-        deal_id=last.deal_id,
+        deal_code=last.deal_code,
         steps=tuple(steps),
         start=verdicts[0],
         end=verdicts[-1],
@@ -467,7 +467,7 @@ def _html(review: Review) -> str:
         f'<th style="padding:2px 8px;text-align:left">{name}</th>'
         for name in [*names, *([""] if notes else [])]
     )
-    deal = review.deal_id if "#" in review.deal_id else f"{review.rules}, {words.CHOSEN_LAYOUT}"
+    deal = review.deal_code if "#" in review.deal_code else f"{review.rules}, {words.CHOSEN_LAYOUT}"
     hinted = any(step.hint is not None for step in review.steps)
     facts = words.review_facts(deal, review.solved, review.seconds, hints=hinted)
     facts = html.escape(facts, quote=False)

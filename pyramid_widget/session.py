@@ -476,7 +476,7 @@ class GameSession:
 
     def share(self) -> str:
         """The current deal's code, for `new_deal(code=...)` or `Game.from_code` elsewhere."""
-        return self._game.deal_id
+        return self._game.deal_code
 
     # ------------------------------------------------------------------ the solver
     def hint(self, fair: bool | None = None, time_limit: float | None = None) -> Any:
@@ -776,7 +776,7 @@ class GameSession:
             proven=self._proven,
             deal_chosen=self._chosen,
             puzzle=None if self._puzzle is None else self._puzzle.view(),
-            review_blocker=self._review_blocker(),
+            review_refusal=self._review_blocker(),
             offer=offer_view(recorder.offer),
             records=self._records,
             review=self._review,

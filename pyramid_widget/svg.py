@@ -477,7 +477,7 @@ class _Drawing:
     def stock_words(self) -> str:
         top = self.game.stock_top
         shown = top if top is not None and self.shows(top) else None
-        return words.stock_words(self.game.stock_count, shown, self.game.recycle_blocker)
+        return words.stock_words(self.game.stock_count, shown, self.game.recycle_refusal)
 
     # ---------------------------------------------------------------- layout under the board
     def status_y(self) -> float:
@@ -676,7 +676,7 @@ class _Drawing:
         top = game.stock_top
         x, y = self.stock_x, TOP
         if count == 0:
-            blocked = self.game.recycle_blocker is not None
+            blocked = self.game.recycle_refusal is not None
             sign = "✕" if blocked else "↻"
             parts = [
                 self.card_rect(

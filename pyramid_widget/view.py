@@ -160,7 +160,7 @@ def deal_view(game: Game, *, chosen: bool, proven: bool | None) -> dict[str, Any
     open_book = game.is_won or set(game.cards) <= game.seen
     named = game.deal_number is not None and chosen
     return {
-        "id": game.deal_id if named or open_book else None,
+        "code": game.deal_code if named or open_book else None,
         "number": game.deal_number if named or open_book else None,
         "proven": proven,
     }
@@ -176,7 +176,7 @@ class Extras:
     finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
     winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
     deal (by number, the daily deal, a deal code), so its number may be shown.
-    review_blocker: why the review cannot open now (None when it can). puzzle: the puzzle on
+    review_refusal: why the review cannot open now (None when it can). puzzle: the puzzle on
     the board (`puzzle_mode.PuzzleRun.view`), or None.
     """
 
@@ -191,7 +191,7 @@ class Extras:
     records: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
     deal_chosen: bool = False
-    review_blocker: str | None = None
+    review_refusal: str | None = None
     puzzle: dict[str, Any] | None = None
 
 
@@ -326,10 +326,10 @@ def _rules_summary(rules: Rules) -> dict[str, Any]:
 
 
 def controls_view(
-    game: Game, *, paused: bool, review_blocker: str | None, puzzle: bool = False
+    game: Game, *, paused: bool, review_refusal: str | None, puzzle: bool = False
 ) -> dict[str, dict[str, Any]]:
     """Which buttons can do something now, and for those that cannot, the sentence saying why
-    (a greyed button's tooltip). `review_blocker` is the session's word on the review."""
+    (a greyed button's tooltip). `review_refusal` is the session's word on the review."""
 
     def control(*reasons: str | None) -> dict[str, Any]:
         why = next((reason for reason in reasons if reason), None)
@@ -342,9 +342,9 @@ def controls_view(
         "hint": control(won, stuck, hold, NO_HINTS_IN_PUZZLES if puzzle else None),
         "undo": control(hold, None if game.can_undo else NOTHING_TO_UNDO),
         "redo": control(hold, None if game.can_redo else NOTHING_TO_REDO),
-        "recycle": control(hold, game.recycle_blocker),
+        "recycle": control(hold, game.recycle_refusal),
         "pause": control(won),
-        "review": control(review_blocker),
+        "review": control(review_refusal),
         "restart": control(None if game.can_undo or game.can_redo else NOTHING_PLAYED),
     }
 
@@ -378,7 +378,7 @@ def build_state(
         "controls": controls_view(
             game,
             paused=extras.paused,
-            review_blocker=extras.review_blocker,
+            review_refusal=extras.review_refusal,
             puzzle=extras.puzzle is not None,
         ),
         "puzzle": extras.puzzle,
@@ -404,7 +404,7 @@ def build_state(
             "score": game.score if rules.scoring else None,
             "can_undo": game.can_undo,
             "can_redo": game.can_redo,
-            "recycle_blocker": game.recycle_blocker,
+            "recycle_refusal": game.recycle_refusal,
             "outcome": game.outcome,
             "dead_end": options.dead_end_notice and game.is_dead_end,
         },

@@ -182,7 +182,7 @@ def showcase() -> list[tuple[Game, dict]]:
     last_pass = Game.deal(11, "strict")
     while last_pass.stock_count:
         last_pass.draw()
-    assert last_pass.recycle_blocker and not empty_stock.recycle_blocker
+    assert last_pass.recycle_refusal and not empty_stock.recycle_refusal
     lesson = lesson_three()
     everything = {
         "selected": "5c",

@@ -121,7 +121,7 @@ def test_new_deal_and_restart_by_message(widget, front):
     assert widget.state["event"]["action"] == "restart"
     assert front.intent("new", number=7)["ok"]
     assert widget.game.deal_number == 7 and widget.game.rules == Rules.preset("open-stock")
-    assert widget.state["deal"] == {"id": "open-stock#7", "number": 7, "proven": None}
+    assert widget.state["deal"] == {"code": "open-stock#7", "number": 7, "proven": None}
     assert front.intent("new")["ok"]
     assert widget.game.deal_number is not None
 

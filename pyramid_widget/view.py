@@ -121,9 +121,9 @@ class MoveEvent:
     views (for their announcements and animations).
 
     action: "play" (a pair, King, draw or recycle), "undo", "redo", "new" (another deal),
-    "restart", "continue" (a saved game taken up), "step" (the board went to another move of
-    the game under review), "refresh" or "start" (the widget was just made). move: the
-    move's notation, if any.
+    "restart", "continue" (a saved game taken up), "puzzle" (a puzzle was put on the board),
+    "step" (the board went to another move of the game under review), "refresh" or "start"
+    (the widget was just made). move: the move's notation, if any.
     """
 
     action: str

@@ -26,15 +26,7 @@ from .deals import (
     parse_layout,
     random_deal_number,
 )
-from .position import (
-    POINTS_FOR_PYRAMID,
-    POINTS_PER_CARD,
-    POINTS_PER_CARD_LEFT,
-    POINTS_PER_ROW,
-    Position,
-    check_reachable,
-    deal_start,
-)
+from .position import FULL_PYRAMID, Position, check_reachable, deal_start, earned
 from .rules import Rules
 from .words import (
     ALREADY_WON,
@@ -63,7 +55,6 @@ from .words import (
 )
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
-FULL_PYRAMID = (1 << PYRAMID_SIZE) - 1
 
 
 class IllegalMove(ValueError):
@@ -267,7 +258,7 @@ class Game:
         kings = sum(card.is_king for card in gone)
         fewest_moves = kings + (len(gone) - kings) // 2 + pass_number - 1 + len(waste)
         removed = sum(1 << i for i in range(PYRAMID_SIZE) if i not in pyramid)
-        score = _earned(rules, removed, len(gone), len(left_rest))
+        score = earned(rules, 0, removed, len(gone), len(left_rest))
         start = Position(removed, left_rest, len(waste), pass_number, fewest_moves, score)
         unseen = set() if pass_number > 1 else set(left_rest[len(waste) :])
         seen = [card for card in cards if card not in unseen]
@@ -771,16 +762,7 @@ class Game:
                 rest.pop(at)
                 if at < waste_count:
                     waste_count -= 1
-        score = pos.score
-        if self.rules.scoring:
-            score += POINTS_PER_CARD * len(move.cards)
-            score += POINTS_PER_ROW * sum(
-                1
-                for row in ROW_INDICES
-                if all(removed >> i & 1 for i in row) and not all(pos.removed >> i & 1 for i in row)
-            )
-            if removed == FULL_PYRAMID and pos.removed != FULL_PYRAMID:
-                score += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * len(rest)
+        score = pos.score + earned(self.rules, pos.removed, removed, len(move.cards), len(rest))
         return Position(removed, tuple(rest), waste_count, pos.pass_number, moves, score)
 
     # ----------------------------------------------------------------- display
@@ -840,17 +822,6 @@ def _whole_deck(cards: Iterable[Card]) -> tuple[Card, ...]:
     if len(set(deck)) != 52 or len(deck) != 52:
         parse_layout(format_layout(deck))  # raises with the precise problem
     return deck
-
-
-def _earned(rules: Rules, removed: int, gone: int, left: int) -> int:
-    """The score a lesson position starts with: what its removals earned (0 unless scored)."""
-    if not rules.scoring:
-        return 0
-    rows = sum(all(removed >> i & 1 for i in row) for row in ROW_INDICES)
-    score = POINTS_PER_CARD * gone + POINTS_PER_ROW * rows
-    if removed == FULL_PYRAMID:
-        score += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * left
-    return score
 
 
 def deal_for_date(date: _dt.date | None = None, rules: Rules | str | None = None) -> Game:

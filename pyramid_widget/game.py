@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from . import codes
+from . import codes, words
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
     build_layout,
@@ -28,31 +28,6 @@ from .deals import (
 )
 from .position import FULL_PYRAMID, Position, check_reachable, deal_start, earned
 from .rules import Rules
-from .words import (
-    ALREADY_WON,
-    COVERED,
-    EMPTY_WASTE,
-    KING_ALONE,
-    KING_DRAW_FIRST,
-    NEEDS_PARTNER,
-    NO_CARDS_TO_TURN,
-    NO_PARTNER,
-    NO_RECYCLES,
-    NOT_IN_PLAY,
-    NOT_THIRTEEN,
-    NOTHING_TO_RECYCLE,
-    NOTHING_TO_REDO,
-    NOTHING_TO_UNDO,
-    RECYCLE_NEEDS_EMPTY_STOCK,
-    SAME_CARD,
-    bad_card_count,
-    bad_move_cards,
-    bad_move_kind,
-    not_a_card,
-    not_a_move,
-    refused_in_replay,
-    refused_redo,
-)
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
 
@@ -81,12 +56,12 @@ class Move:
         and that they are cards; a pair's cards are kept in canonical order."""
         count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
         if count is None:
-            raise IllegalMove(bad_move_kind(self.kind))
+            raise IllegalMove(words.bad_move_kind(self.kind))
         cards = self.cards
         if not isinstance(cards, tuple | list) or not all(isinstance(c, Card) for c in cards):
-            raise IllegalMove(bad_move_cards(self.kind, cards))
+            raise IllegalMove(words.bad_move_cards(self.kind, cards))
         if len(cards) != count:
-            raise IllegalMove(bad_card_count(self.kind, count, len(cards)))
+            raise IllegalMove(words.bad_card_count(self.kind, count, len(cards)))
         object.__setattr__(self, "cards", tuple(sorted(cards)))
 
     @classmethod
@@ -107,7 +82,7 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise IllegalMove(not_a_move(text))
+            raise IllegalMove(words.not_a_move(text))
         word = text.strip()
         if word.lower() in ("draw", "recycle"):
             return DRAW if word.lower() == "draw" else RECYCLE
@@ -115,12 +90,12 @@ class Move:
         try:
             cards = [Card.parse(part) for part in parts]
         except ValueError:
-            raise IllegalMove(not_a_move(text)) from None
+            raise IllegalMove(words.not_a_move(text)) from None
         if len(cards) == 2:
             return cls.pair(*cards)
         if len(cards) == 1:
             return cls.king(cards[0])
-        raise IllegalMove(not_a_move(text))
+        raise IllegalMove(words.not_a_move(text))
 
     def __str__(self) -> str:
         if self.kind in ("draw", "recycle"):
@@ -334,7 +309,7 @@ class Game:
             try:
                 self.play(move)
             except IllegalMove as error:
-                raise IllegalMove(refused_in_replay(n, move, error.reason), move) from None
+                raise IllegalMove(words.refused_in_replay(n, move, error.reason), move) from None
 
     def _checked_redo(self, redo: Sequence[str]) -> list[Move]:
         """The redo list that `redo` (next move first) names, checked playable from here."""
@@ -342,7 +317,7 @@ class Game:
         try:
             trial.replay(redo)
         except IllegalMove as error:
-            raise IllegalMove(refused_redo(error.reason)) from None
+            raise IllegalMove(words.refused_redo(error.reason)) from None
         return list(reversed(trial._history[len(self._history) :]))
 
     # ----------------------------------------------------------------- position
@@ -359,15 +334,7 @@ class Game:
         """True when this game began at its deal's start (nothing removed, nothing drawn, pass
         1, no move counted). A game begun from a mid-game code, a lesson position or a save of
         a position is practice: records count it as played, never for bests or streaks."""
-        start = self.start
-        return (
-            start.removed == 0
-            and start.waste_count == 0
-            and start.pass_number == 1
-            and start.move_count == 0
-            and start.score == 0
-            and start.rest == self.cards[PYRAMID_SIZE:]
-        )
+        return self.start == deal_start(self.cards)
 
     @property
     def layout(self) -> str:
@@ -521,15 +488,15 @@ class Game:
     def _card_refusal(self, card: Card) -> str | None:
         place = self._locate(card)
         if place == "covered":
-            return COVERED
-        return NOT_IN_PLAY if place == "out" else None
+            return words.COVERED
+        return words.NOT_IN_PLAY if place == "out" else None
 
     def _refusal(self, move: Move) -> str | None:
         """Why `move` is illegal now, in the player's words, or None when it is legal."""
         if self.is_won:
-            return ALREADY_WON
+            return words.ALREADY_WON
         if move.kind == "draw":
-            return None if self.stock_count else NO_CARDS_TO_TURN
+            return None if self.stock_count else words.NO_CARDS_TO_TURN
         if move.kind == "recycle":
             return self.recycle_refusal
         if move.kind == "king":
@@ -539,33 +506,33 @@ class Game:
             if refusal is not None:
                 return refusal
             if not card.is_king:
-                return NEEDS_PARTNER if self.auto_partner(card) else NO_PARTNER
+                return words.NEEDS_PARTNER if self.auto_partner(card) else words.NO_PARTNER
             if self._locate(card) == "stock-top" and not self.rules.king_from_stock:
-                return KING_DRAW_FIRST
+                return words.KING_DRAW_FIRST
             return None
         a, b = move.cards
         if a == b:
-            return SAME_CARD
+            return words.SAME_CARD
         if a.is_king or b.is_king:
-            return KING_ALONE
+            return words.KING_ALONE
         for card in move.cards:
             refusal = self._card_refusal(card)
             if refusal:
                 return refusal
-        return None if a.pairs_with(b) else NOT_THIRTEEN
+        return None if a.pairs_with(b) else words.NOT_THIRTEEN
 
     @property
     def recycle_refusal(self) -> str | None:
         """Why a recycle is refused now, or None when it is allowed."""
         if self.is_won:
-            return ALREADY_WON
+            return words.ALREADY_WON
         pos = self.position
         if self.stock_count:
-            return RECYCLE_NEEDS_EMPTY_STOCK
+            return words.RECYCLE_NEEDS_EMPTY_STOCK
         passes = self.rules.passes
         if passes is not None and pos.pass_number >= passes:
-            return NO_RECYCLES
-        return None if pos.waste_count else NOTHING_TO_RECYCLE
+            return words.NO_RECYCLES
+        return None if pos.waste_count else words.NOTHING_TO_RECYCLE
 
     def is_legal(self, move: Move | str) -> bool:
         try:
@@ -618,7 +585,7 @@ class Game:
             return self._checked(DRAW if self.stock_count else RECYCLE)
         if target == "waste":
             if self.waste_top is None:
-                raise IllegalMove(EMPTY_WASTE)
+                raise IllegalMove(words.EMPTY_WASTE)
             return self.tap_move(self.waste_top, pick, auto_pair=auto_pair)
         card = self._as_card(target)
         if card.is_king:
@@ -627,13 +594,13 @@ class Game:
             return self._checked(Move.pair(pick, card))
         lone = Move.king(card)  # how a lone card is written: "7c"
         refusal = self._refusal(lone)
-        if refusal not in (NEEDS_PARTNER, NO_PARTNER):
+        if refusal not in (words.NEEDS_PARTNER, words.NO_PARTNER):
             raise IllegalMove(refusal, lone)  # covered, gone, or the game is won
         if not auto_pair or pick is not None:
             return card  # select it (or, tapped again, deselect it)
         partner = self.auto_partner(card)
         if partner is None:
-            raise IllegalMove(NO_PARTNER, lone)
+            raise IllegalMove(words.NO_PARTNER, lone)
         return Move.pair(card, partner)
 
     def auto_partner(self, card: Card) -> Card | None:
@@ -670,7 +637,7 @@ class Game:
         try:
             return Card.parse(card)
         except ValueError:
-            raise IllegalMove(not_a_card(card)) from None
+            raise IllegalMove(words.not_a_card(card)) from None
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now: pairs and Kings first, then draw, then recycle."""
@@ -714,7 +681,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move (the seen cards stay seen). IllegalMove if none."""
         if not self._history:
-            raise IllegalMove(NOTHING_TO_UNDO)
+            raise IllegalMove(words.NOTHING_TO_UNDO)
         self._positions.pop()
         move = self._history.pop()
         self._redo.append(move)
@@ -723,7 +690,7 @@ class Game:
     def redo(self) -> Move:
         """Play again the last undone move. IllegalMove if none."""
         if not self._redo:
-            raise IllegalMove(NOTHING_TO_REDO)
+            raise IllegalMove(words.NOTHING_TO_REDO)
         move = self._redo.pop()
         self._push(move)
         return move

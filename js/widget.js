@@ -239,6 +239,7 @@
  * @property {{value: string, label: string}[]} passes
  * @property {{name: keyof OptionsView, label: string, help: string}[]} options
  * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
+ * @property {Record<ReviewVerdict, string>} verdict_titles the same words as a title
  * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
  */
 
@@ -246,7 +247,7 @@
  * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
  * @typedef {object} PuzzleCatalog
  * @property {{id: string, title: string, meaning: string}[]} themes
- * @property {string[]} difficulties easiest first
+ * @property {{id: string, label: string}[]} difficulties easiest first
  */
 
 /**
@@ -696,11 +697,6 @@ function verdictWords(catalog, verdict) {
   return catalog ? catalog.verdicts[verdict] : verdict;
 }
 
-/** "Cannot be won from here" for "cannot be won from here". @param {string} text */
-function capitalised(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
-
 /**
  * The Game menu's inputs.
  * @typedef {object} MenuParts
@@ -834,7 +830,7 @@ function patchCatalog(parts, catalog) {
   ]);
   keepChoice(parts.puzzleDifficulty, [
     el("option", "", { value: "" }, "Any difficulty"),
-    ...difficulties.map((word) => el("option", "", { value: word }, capitalised(word))),
+    ...difficulties.map(({ id, label }) => el("option", "", { value: id }, label)),
   ]);
 }
 
@@ -968,7 +964,7 @@ function noticeContent(state, notice, catalog) {
       look,
     ];
   } else if (notice.kind === "unwinnable") {
-    title = capitalised(verdictWords(catalog, "unwinnable"));
+    title = catalog ? catalog.verdict_titles.unwinnable : "unwinnable";
     lines = [state.hint && state.hint.status === "done" ? state.hint.reason : ""];
     buttons = [...exits, look];
   } else if (notice.kind === "stuck") {

@@ -36,6 +36,7 @@ from .words import (
     RECORDS_OFFER,
     SAVING_OFF,
     VERDICT_WORDS,
+    capitalised,
     continue_offer,
     controls_text,
     latest_losses,
@@ -92,11 +93,12 @@ PASS_CHOICES: tuple[tuple[str, str], ...] = (
 
 def catalog() -> dict[str, Any]:
     """The tables a front end builds its menus from, sent once: the presets with a sentence
-    each, the pass choices and the options with their labels and help. The front end keeps
-    no copy of them."""
+    each, the pass choices, the options with their labels and help, the verdicts' words (and
+    as titles) and the puzzles' filters. Words arrive capitalised where they are shown so: the
+    front end keeps no copy of them and changes none."""
     return {
         "presets": [
-            {"name": name, "label": name.replace("-", " ").capitalize(), "summary": rules.summary}
+            {"name": name, "label": capitalised(name.replace("-", " ")), "summary": rules.summary}
             for name, rules in PRESETS.items()
         ],
         "passes": [{"value": value, "label": label} for value, label in PASS_CHOICES],
@@ -105,12 +107,13 @@ def catalog() -> dict[str, Any]:
             for f in OPTION_FIELDS
         ],
         "verdicts": dict(VERDICT_WORDS),
+        "verdict_titles": {verdict: capitalised(word) for verdict, word in VERDICT_WORDS.items()},
         "puzzles": {
             "themes": [
                 {"id": theme.id, "title": theme.title, "meaning": theme.meaning}
                 for theme in THEMES.values()
             ],
-            "difficulties": list(DIFFICULTIES),
+            "difficulties": [{"id": level, "label": capitalised(level)} for level in DIFFICULTIES],
         },
     }
 

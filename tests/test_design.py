@@ -154,8 +154,9 @@ def test_the_front_end_tests_absent_values_loosely():
 
 
 def test_the_front_end_keeps_no_copy_of_pythons_tables():
-    """Presets, option labels and help, pass choices and verdict words reach the front end in
-    the `catalog` trait; the JS must not spell any of them itself."""
+    """Presets, option labels and help, pass choices, verdict words and titles and the puzzle
+    filters reach the front end in the `catalog` trait, capitalised where they are shown so;
+    the JS must not spell any of them itself, nor capitalise words itself."""
     from pyramid_widget.view import catalog
 
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
@@ -166,11 +167,13 @@ def test_the_front_end_keeps_no_copy_of_pythons_tables():
         *(option[key] for option in tables["options"] for key in ("label", "help")),
         *(choice["label"] for choice in tables["passes"]),
         *(word for word in tables["verdicts"].values() if word != "won"),
+        *(title for title in tables["verdict_titles"].values() if title != "Won"),
         *(theme[key] for theme in tables["puzzles"]["themes"] for key in ("title", "meaning")),
-        *tables["puzzles"]["difficulties"],
+        *(level[key] for level in tables["puzzles"]["difficulties"] for key in ("id", "label")),
     ]
     copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
     assert not copied, copied
+    assert "toUpperCase" not in code, "words.capitalised is the one capitalising helper"
 
 
 def test_test_modules_share_helpers_instead_of_importing_one_another():

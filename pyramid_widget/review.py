@@ -1,24 +1,12 @@
 """Game review: move by move, was the deal still winnable, and where did the win slip away?
 
-`review(game)` replays a game's moves from its start and answers, for every move, whether the
-position was winnable before and after it (the exact solver, which sees every card) and what a
-fair hint (`hint(..., fair=True)`, which knows only the cards the player had seen) would have
-suggested there. It names the decisive mistake, the first move after which a winnable deal was
-lost, and a move that would have kept the win.
-
-Why so few positions are solved: winnability only ever goes one way along a game. A position
-from which a winnable position was reached is winnable (the rest of the game is a win), and
-every position after an unwinnable one is unwinnable (no move undoes a loss). So the verdicts of
-a game are "winnable" up to some move and "unwinnable" after it, and the review bisects for that
-move: about log2(moves) solves instead of one per move. Every verdict it shows is either the
-solver's own or follows from one by this argument; where a time limit left the turn undecided,
-the positions in doubt say "unknown", and no mistake is named unless both sides of it are proven.
-
-What the player had seen: the fair hint at move k is asked on the game replayed from its start
-up to move k, so it knows the cards that line of play had turned face up. Cards the player saw
-in branches later undone are not counted: the review judges the game as played, and a hint in
-that game could not have known them either. A game that began from a mid-game position code
-starts from the cards that position shows (the pyramid, the waste, the stock top when face up).
+`review(game)` gives, for every move, the exact solver's verdict before and after it and what a
+fair hint (knowing the cards seen by then in the game as played) would have suggested, and names
+the decisive mistake (the first move after which a winnable deal was lost) with a move that
+kept the win. Winnability only goes one way along a game (a position that reaches a winnable one
+is winnable; every position after an unwinnable one is unwinnable), so the review bisects for
+the turn: about log2(moves) solves, every verdict shown the solver's own or following from one.
+Where a time limit left the turn undecided, the positions in doubt say "unknown".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Losses a player can see without searching, each with the sentence that explains it.
+"""Losses a player can see without searching, each with the sentence that explains it (`words`).
 
 The solver proves a move loses by covering every line; a player wants a reason. Four checks
 find the reasons that need no search, and each is sound (it fires only on a lost position), so

@@ -192,8 +192,7 @@ def _search(solver: Solver, state: tuple[int, int, int, int], budget: int) -> li
     """One of a hint's many small searches, each within a node budget. The work of the
     relaxed check and of the apex rule at each recycle is not counted in nodes, and in such
     small searches it costs more time than the nodes it saves, so the first is given a small
-    budget and the second is left out (fair hints on 300 positions of random play: p99 109 ms
-    with the apex rule at recycles, 86 ms without). Neither changes a verdict once decided.
+    budget and the second is left out. Neither changes a verdict once decided.
     """
     return solver.solve(
         state, node_limit=budget, relaxed_budget=_HINT_RELAXED, apex_at_recycle=False

@@ -55,13 +55,14 @@ class Move:
         """A hand-built Move is checked like a parsed one: its kind, how many cards it names
         and that they are cards; a pair's cards are kept in canonical order."""
         count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
-        if count is None:
-            raise IllegalMove(words.bad_move_kind(self.kind))
         cards = self.cards
-        if not isinstance(cards, tuple | list) or not all(isinstance(c, Card) for c in cards):
-            raise IllegalMove(words.bad_move_cards(self.kind, cards))
-        if len(cards) != count:
-            raise IllegalMove(words.bad_card_count(self.kind, count, len(cards)))
+        if (
+            count is None
+            or not isinstance(cards, tuple | list)
+            or not all(isinstance(c, Card) for c in cards)
+            or len(cards) != count
+        ):
+            raise IllegalMove(words.malformed_move(self.kind, cards, count))
         object.__setattr__(self, "cards", tuple(sorted(cards)))
 
     @classmethod
@@ -82,7 +83,7 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise IllegalMove(words.not_a_move(text))
+            raise IllegalMove(words.not_a("move", text))
         word = text.strip()
         if word.lower() in ("draw", "recycle"):
             return DRAW if word.lower() == "draw" else RECYCLE
@@ -90,12 +91,12 @@ class Move:
         try:
             cards = [Card.parse(part) for part in parts]
         except ValueError:
-            raise IllegalMove(words.not_a_move(text)) from None
+            raise IllegalMove(words.not_a("move", text)) from None
         if len(cards) == 2:
             return cls.pair(*cards)
         if len(cards) == 1:
             return cls.king(cards[0])
-        raise IllegalMove(words.not_a_move(text))
+        raise IllegalMove(words.not_a("move", text))
 
     def __str__(self) -> str:
         if self.kind in ("draw", "recycle"):
@@ -637,7 +638,7 @@ class Game:
         try:
             return Card.parse(card)
         except ValueError:
-            raise IllegalMove(words.not_a_card(card)) from None
+            raise IllegalMove(words.not_a("card", card)) from None
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now: pairs and Kings first, then draw, then recycle."""

@@ -1,10 +1,8 @@
-"""Every sentence a player reads, written in one place.
-
-The modules that decide what to say (which move is refused, which cards a move frees, why a
-puzzle's move loses) ask here for the words. A player reads card symbols (10♠, 5♥ + 8♣), never
-notation, and one vocabulary (docs/glossary.md); tests/test_design.py fails on a player
-sentence built anywhere else. Refusals are phrases ("nothing to undo"), made sentences where
-they are shown.
+"""Every sentence a player reads, written in one place: the modules that decide what to say
+(which move is refused, which cards a move frees, why a puzzle's move loses) ask here for the
+words. Card symbols (10♠, 5♥ + 8♣), never notation, and one vocabulary (docs/glossary.md);
+tests/test_design.py fails on a player sentence built anywhere else. Refusals are phrases
+("nothing to undo"), made sentences where they are shown.
 """
 
 from __future__ import annotations
@@ -90,11 +88,7 @@ VERDICT_WORDS: dict[str, str] = {
 
 
 def verdict_words(verdict: str) -> str:
-    """How a verdict reads to a player.
-
-    >>> verdict_words("unwinnable")
-    'cannot be won from here'
-    """
+    """How a verdict reads to a player ("unwinnable": "cannot be won from here")."""
     return VERDICT_WORDS.get(verdict, verdict)
 
 
@@ -123,28 +117,17 @@ PAUSED = "the game is paused: resume to play"
 NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
 
 
-def not_a_move(text: object) -> str:
-    """Text or a value that names no move."""
-    return f"not a move: {text!r}"
+def not_a(thing: str, text: object) -> str:
+    """Text or a value that names no move or no card: "not a card: 'Zz'"."""
+    return f"not a {thing}: {text!r}"
 
 
-def not_a_card(text: object) -> str:
-    return f"not a card: {text!r}"
-
-
-def bad_move_kind(kind: object) -> str:
-    """A hand-built `Move` of an unknown kind."""
-    return f"not a move: unknown kind {kind!r}"
-
-
-def bad_move_cards(kind: str, cards: object) -> str:
-    """A hand-built `Move` whose cards are not cards."""
-    return f"not a move: {kind} needs cards, not {cards!r}"
-
-
-def bad_card_count(kind: str, count: int, given: int) -> str:
-    """A hand-built `Move` with too many or too few cards."""
-    return f"not a move: a {kind} names {count} card(s), not {given}"
+def malformed_move(kind: object, cards: object, count: int | None) -> str:
+    """A hand-built `Move` that is none: an unknown kind (`count` None), or other than its
+    `count` cards."""
+    if count is None:
+        return f"not a move: unknown kind {kind!r}"
+    return f"not a move: a {kind} names {count} card(s), not {cards!r}"
 
 
 def refused_in_replay(number: int, move: object, reason: str) -> str:
@@ -157,62 +140,55 @@ def refused_redo(reason: str) -> str:
 
 
 # ---------------------------------------------------------------------------- the rules panel
+PAIRS_RULE = (
+    "Remove two cards in play whose values make 13: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7. "
+    "A King is 13 on its own and is removed alone."
+)
+SCORING_RULE = (
+    "5 points a card removed, 25 for each cleared row, and on clearing the pyramid 100 more "
+    "plus 10 for each card still in the stock and the waste. Undo takes the points back."
+)
+OUT_OF_MOVES_RULE = (
+    "When no pair, King, draw or recycle is left you are out of moves: undo, restart the deal "
+    "or start a new one. A game counts as lost only when you leave it (restart it, or play "
+    "another deal) after its first move."
+)
+
+
 def rules_sections(rules: Rules) -> tuple[tuple[str, str], ...]:
     """How to play under `rules`, as (title, text) sections (`Rules.explained`)."""
-    pairs = (
-        "Remove two cards in play whose values make 13: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, "
-        "6 + 7. A King is 13 on its own and is removed alone."
-    )
-    if rules.stock_in_play:
-        in_play = (
-            "A pyramid card is in play once no card lies on it. The top card of the waste "
-            "and the stock's top card, which lies face up, are in play too, and may pair "
-            "with each other."
-        )
+    in_play = "A pyramid card is in play once no card lies on it."
+    if not rules.stock_in_play:
+        in_play += " Besides those, only the top card of the waste is in play; the stock lies "
+        in_play += "face down."
+    else:
+        in_play += " The top card of the waste and the stock's top card, which lies face up, are "
+        in_play += "in play too, and may pair with each other. A King on top of the stock "
         in_play += (
-            " A King on top of the stock is removed straight from there."
+            "is removed straight from there."
             if rules.king_from_stock
-            else " A King on top of the stock must be drawn to the waste first."
+            else "must be drawn to the waste first."
         )
-    else:
-        in_play = (
-            "A pyramid card is in play once no card lies on it. Besides those, only the top "
-            "card of the waste is in play; the stock lies face down."
-        )
-    draw = "Tap the stock to turn its next card onto the waste."
+    passes = "Tap the stock to turn its next card onto the waste."
     if rules.passes == 1:
-        passes = f"{draw} You go through the stock once: the waste is never turned over."
-    elif rules.passes is None:
-        passes = (
-            f"{draw} Once the stock is empty, the waste can be turned over to go through "
-            "it again, as often as you like."
-        )
+        passes += " You go through the stock once: the waste is never turned over."
     else:
-        passes = (
-            f"{draw} Once the stock is empty, the waste can be turned over to go through "
-            f"it again: {rules.passes} passes in all."
-        )
-    win = (
-        "Clear the whole deck to win: the pyramid, the stock and the waste."
-        if rules.win == "deck"
-        else "Clear all 28 pyramid cards to win; cards left in the stock and the waste do "
-        "not matter."
+        passes += " Once the stock is empty, the waste can be turned over to go through it again"
+        passes += f": {rules.passes} passes in all." if rules.passes else ", as often as you like."
+    if rules.win == "deck":
+        win = "Clear the whole deck to win: the pyramid, the stock and the waste."
+    else:
+        win = "Clear all 28 pyramid cards to win; cards left in the stock and the waste do not "
+        win += "matter."
+    scoring = [("Scoring", SCORING_RULE)] if rules.scoring else []
+    return (
+        ("Pairs", PAIRS_RULE),
+        ("In play", in_play),
+        ("Passes", passes),
+        ("The win", win),
+        *scoring,
+        ("Out of moves", OUT_OF_MOVES_RULE),
     )
-    sections = [("Pairs", pairs), ("In play", in_play), ("Passes", passes), ("The win", win)]
-    if rules.scoring:
-        sections.append((
-            "Scoring",
-            "5 points a card removed, 25 for each cleared row, and on clearing the pyramid "
-            "100 more plus 10 for each card still in the stock and the waste. Undo takes "
-            "the points back.",
-        ))  # fmt: skip
-    sections.append((
-        "Out of moves",
-        "When no pair, King, draw or recycle is left you are out of moves: undo, restart "
-        "the deal or start a new one. A game counts as lost only when you leave it "
-        "(restart it, or play another deal) after its first move.",
-    ))  # fmt: skip
-    return tuple(sections)
 
 
 def rules_summary(rules: Rules) -> str:
@@ -548,14 +524,9 @@ def keeps_the_win(
     return sentence(text)
 
 
-def after_move(kind: str, move: str) -> str:
-    """How a sentence about the position after a move starts: "after 5♥ + 8♣", "after
-    drawing,"."""
-    return {"draw": "after drawing,", "recycle": "after recycling,"}.get(kind, f"after {move}")
-
-
-def lost_plainly(after: str, loss: str) -> str:
-    """A losing move and the plain loss it leads to (a `PlainLoss` sentence)."""
+def lost_plainly(kind: str, move: str, loss: str) -> str:
+    """A losing move (of `kind`) and the plain loss right after it (a `PlainLoss` sentence)."""
+    after = {"draw": "after drawing,", "recycle": "after recycling,"}.get(kind, f"after {move}")
     return sentence(f"{after} {loss}")
 
 

@@ -44,7 +44,7 @@ def loser_reason(evidence: Evidence, loser: Move) -> str:
     game = evidence.game
     loss = evidence.losses.get(loser)
     if loss is not None:
-        return words.lost_plainly(words.after_move(loser.kind, loser.text), loss.sentence)
+        return words.lost_plainly(loser.kind, loser.text, loss.sentence)
     for answer in evidence.answers:
         if uncovers_more(game, answer, loser):
             card = shared_card(answer, loser)

@@ -148,6 +148,7 @@ SCORING_RULE = (
     "5 points a card removed, 25 for each cleared row, and on clearing the pyramid 100 more "
     "plus 10 for each card still in the stock and the waste. Undo takes the points back."
 )
+OUT_OF_MOVES = "Out of moves"
 OUT_OF_MOVES_RULE = (
     "When no pair, King, draw or recycle is left you are out of moves: undo, restart the deal "
     "or start a new one. A game counts as lost only when you leave it (restart it, or play "
@@ -187,7 +188,7 @@ def rules_sections(rules: Rules) -> tuple[tuple[str, str], ...]:
         ("Passes", passes),
         ("The win", win),
         *scoring,
-        ("Out of moves", OUT_OF_MOVES_RULE),
+        (OUT_OF_MOVES, OUT_OF_MOVES_RULE),
     )
 
 
@@ -694,7 +695,7 @@ def status_parts(
     parts.append(f"Moves {moves}")
     if score is not None:
         parts.append(f"Score {score}")
-    parts += {"won": ["Pyramid cleared!"], "stuck": ["Out of moves"]}.get(outcome, [])
+    parts += {"won": ["Pyramid cleared!"], "stuck": [OUT_OF_MOVES]}.get(outcome, [])
     return parts
 
 

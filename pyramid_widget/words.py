@@ -7,12 +7,13 @@ tests/test_design.py fails on a player sentence built anywhere else. Refusals ar
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .cards import RANK_NAMES
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from .cards import Card
     from .rules import Rules
 
@@ -93,7 +94,8 @@ def verdict_words(verdict: str) -> str:
 
 
 # ---------------------------------------------------------------------------- refusals
-# Why the engine refuses a move or a tap (`Game.refusal`, `IllegalMove.reason`).
+# Why a move, a tap or a button does nothing (`Game.refusal`, `IllegalMove.reason`, a greyed
+# button's tooltip).
 NOT_THIRTEEN = "those two do not add up to 13"
 COVERED = "that card is still covered"
 NOT_IN_PLAY = "that card is not in play"

@@ -65,7 +65,7 @@
  * @property {number | null} score null when the rules do not score
  * @property {boolean} can_undo
  * @property {boolean} can_redo
- * @property {string | null} recycle_blocker why the empty stock cannot be recycled, if so
+ * @property {string | null} recycle_refusal why the empty stock cannot be recycled, if so
  * @property {"won" | "stuck" | null} outcome
  * @property {boolean} dead_end
  */
@@ -208,7 +208,7 @@
  * @property {number} schema
  * @property {number} version
  * @property {number} position_version
- * @property {{id: string | null, number: number | null, proven: boolean | null}} deal
+ * @property {{code: string | null, number: number | null, proven: boolean | null}} deal
  * @property {GameRulesView} rules
  * @property {SlotView[]} pyramid
  * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
@@ -239,6 +239,7 @@
  * @property {{value: string, label: string}[]} passes
  * @property {{name: keyof OptionsView, label: string, help: string}[]} options
  * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
+ * @property {Record<ReviewVerdict, string>} verdict_titles the same words as a title
  * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
  * @property {Record<string, string[]>} actions intents.py's actions and the fields of each
  */
@@ -247,7 +248,7 @@
  * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
  * @typedef {object} PuzzleCatalog
  * @property {{id: string, title: string, meaning: string}[]} themes
- * @property {string[]} difficulties easiest first
+ * @property {{id: string, label: string}[]} difficulties easiest first
  */
 
 /**
@@ -521,18 +522,18 @@ function pileLabel(name) {
 function patchStock(pile, state) {
   const { count, top } = state.stock;
   const recycle = state.controls.recycle;
-  const blocker = count === 0 && !recycle.enabled ? recycle.why || "" : null;
+  const refusal = count === 0 && !recycle.enabled ? recycle.why || "" : null;
   pile.replaceChildren();
   pile.classList.toggle("pw-empty", count === 0);
-  pile.classList.toggle("pw-blocked", blocker != null);
+  pile.classList.toggle("pw-blocked", refusal != null);
   pile.classList.toggle("pw-open", Boolean(top));
   pile.removeAttribute("title");
   let label;
   if (count === 0) {
-    const sign = blocker != null ? "\u2715" : "\u21bb";
+    const sign = refusal != null ? "\u2715" : "\u21bb";
     pile.append(el("span", "pw-recycle", { "aria-hidden": "true" }, sign));
-    if (blocker) pile.title = blocker;
-    label = blocker != null ? `Recycle unavailable: ${blocker}` : "Stock empty: recycle the waste";
+    if (refusal) pile.title = refusal;
+    label = refusal != null ? `Recycle unavailable: ${refusal}` : "Stock empty: recycle the waste";
   } else if (top) {
     if (count > 1) pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
     const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
@@ -702,11 +703,6 @@ function verdictWords(catalog, verdict) {
   return catalog ? catalog.verdicts[verdict] : verdict;
 }
 
-/** "Cannot be won from here" for "cannot be won from here". @param {string} text */
-function capitalised(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
-
 /**
  * The Game menu's inputs.
  * @typedef {object} MenuParts
@@ -840,7 +836,7 @@ function patchCatalog(parts, catalog) {
   ]);
   keepChoice(parts.puzzleDifficulty, [
     el("option", "", { value: "" }, "Any difficulty"),
-    ...difficulties.map((word) => el("option", "", { value: word }, capitalised(word))),
+    ...difficulties.map(({ id, label }) => el("option", "", { value: id }, label)),
   ]);
 }
 
@@ -974,7 +970,7 @@ function noticeContent(state, notice, catalog) {
       look,
     ];
   } else if (notice.kind === "unwinnable") {
-    title = capitalised(verdictWords(catalog, "unwinnable"));
+    title = catalog ? catalog.verdict_titles.unwinnable : "unwinnable";
     lines = [state.hint && state.hint.status === "done" ? state.hint.reason : ""];
     buttons = [...exits, look];
   } else if (notice.kind === "stuck") {
@@ -993,7 +989,7 @@ function noticeContent(state, notice, catalog) {
   const box = el("div", "pw-panel-box");
   box.append(el("h3", "pw-panel-title", {}, title));
   for (const line of lines) box.append(el("p", "pw-panel-line", {}, line));
-  if (notice.kind === "won" && !state.puzzle && state.deal.id) {
+  if (notice.kind === "won" && !state.puzzle && state.deal.code) {
     const row = el("div", "pw-row");
     const code = el("input", "pw-input pw-deal-code", {
       type: "text",
@@ -1001,7 +997,7 @@ function noticeContent(state, notice, catalog) {
       "aria-label": "Deal code",
       "data-field": "deal-code",
     });
-    code.value = state.deal.id;
+    code.value = state.deal.code;
     row.append(code, actionButton("copy", "Copy"));
     box.append(row);
   }
@@ -1411,7 +1407,7 @@ class Input {
     if (action === "step" || action === "step-end") {
       return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
-    if (action === "copy") return view.copy(state.deal.id || "", "Deal code copied");
+    if (action === "copy") return view.copy(state.deal.code || "", "Deal code copied");
     if (action === "menu") return;
     if (action === "deal-number") {
       const input = menu.numberInput;

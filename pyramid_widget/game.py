@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from . import codes, svg
+from . import codes, words
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
 from .deals import (
     build_layout,
@@ -26,37 +26,10 @@ from .deals import (
     parse_layout,
     random_deal_number,
 )
-from .position import (
-    POINTS_FOR_PYRAMID,
-    POINTS_PER_CARD,
-    POINTS_PER_CARD_LEFT,
-    POINTS_PER_ROW,
-    Position,
-    check_reachable,
-    deal_start,
-)
+from .position import FULL_PYRAMID, Position, check_reachable, deal_start, earned
 from .rules import Rules
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
-FULL_PYRAMID = (1 << PYRAMID_SIZE) - 1
-
-# The player's words for each refusal: one table, so the front end and tests agree.
-NOT_THIRTEEN = "those two do not add up to 13"
-COVERED = "that card is still covered"
-NOT_IN_PLAY = "that card is not in play"
-SAME_CARD = "a card cannot pair with itself"
-KING_ALONE = "a King is removed alone"
-NEEDS_PARTNER = "that card needs a partner that makes 13"
-NO_PARTNER = "nothing in play makes 13 with that card"
-EMPTY_WASTE = "the waste is empty"
-KING_DRAW_FIRST = "draw the King to the waste first"
-NO_CARDS_TO_TURN = "no cards left to turn"
-RECYCLE_NEEDS_EMPTY_STOCK = "recycling unlocks once the stock is empty"
-NO_RECYCLES = "no recycles left"
-NOTHING_TO_RECYCLE = "nothing in the waste to recycle"
-ALREADY_WON = "the game is already won"
-NOTHING_TO_UNDO = "nothing to undo"
-NOTHING_TO_REDO = "nothing to redo"
 
 
 class IllegalMove(ValueError):
@@ -82,13 +55,14 @@ class Move:
         """A hand-built Move is checked like a parsed one: its kind, how many cards it names
         and that they are cards; a pair's cards are kept in canonical order."""
         count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
-        if count is None:
-            raise IllegalMove(f"not a move: unknown kind {self.kind!r}")
         cards = self.cards
-        if not isinstance(cards, tuple | list) or not all(isinstance(c, Card) for c in cards):
-            raise IllegalMove(f"not a move: {self.kind} needs cards, not {cards!r}")
-        if len(cards) != count:
-            raise IllegalMove(f"not a move: a {self.kind} names {count} card(s), not {len(cards)}")
+        if (
+            count is None
+            or not isinstance(cards, tuple | list)
+            or not all(isinstance(c, Card) for c in cards)
+            or len(cards) != count
+        ):
+            raise IllegalMove(words.malformed_move(self.kind, cards, count))
         object.__setattr__(self, "cards", tuple(sorted(cards)))
 
     @classmethod
@@ -109,7 +83,7 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise IllegalMove(f"not a move: {text!r}")
+            raise IllegalMove(words.not_a("move", text))
         word = text.strip()
         if word.lower() in ("draw", "recycle"):
             return DRAW if word.lower() == "draw" else RECYCLE
@@ -117,12 +91,12 @@ class Move:
         try:
             cards = [Card.parse(part) for part in parts]
         except ValueError:
-            raise IllegalMove(f"not a move: {text!r}") from None
+            raise IllegalMove(words.not_a("move", text)) from None
         if len(cards) == 2:
             return cls.pair(*cards)
         if len(cards) == 1:
             return cls.king(cards[0])
-        raise IllegalMove(f"not a move: {text!r}")
+        raise IllegalMove(words.not_a("move", text))
 
     def __str__(self) -> str:
         if self.kind in ("draw", "recycle"):
@@ -260,7 +234,7 @@ class Game:
         kings = sum(card.is_king for card in gone)
         fewest_moves = kings + (len(gone) - kings) // 2 + pass_number - 1 + len(waste)
         removed = sum(1 << i for i in range(PYRAMID_SIZE) if i not in pyramid)
-        score = _earned(rules, removed, len(gone), len(left_rest))
+        score = earned(rules, 0, removed, len(gone), len(left_rest))
         start = Position(removed, left_rest, len(waste), pass_number, fewest_moves, score)
         unseen = set() if pass_number > 1 else set(left_rest[len(waste) :])
         seen = [card for card in cards if card not in unseen]
@@ -312,7 +286,7 @@ class Game:
         return codes.position_code(self.cards, self.rules, self.position, self.seen)
 
     @property
-    def deal_id(self) -> str:
+    def deal_code(self) -> str:
         """A shareable code of this deal's start: "classic#42" or the start position's code."""
         if self.deal_number is not None:
             return f"{self.rules.name}#{self.deal_number}"
@@ -336,7 +310,7 @@ class Game:
             try:
                 self.play(move)
             except IllegalMove as error:
-                raise IllegalMove(f"move {n} ({move!s}): {error.reason}", move) from None
+                raise IllegalMove(words.refused_in_replay(n, move, error.reason), move) from None
 
     def _checked_redo(self, redo: Sequence[str]) -> list[Move]:
         """The redo list that `redo` (next move first) names, checked playable from here."""
@@ -344,7 +318,7 @@ class Game:
         try:
             trial.replay(redo)
         except IllegalMove as error:
-            raise IllegalMove(f"redo {error.reason}") from None
+            raise IllegalMove(words.refused_redo(error.reason)) from None
         return list(reversed(trial._history[len(self._history) :]))
 
     # ----------------------------------------------------------------- position
@@ -361,15 +335,7 @@ class Game:
         """True when this game began at its deal's start (nothing removed, nothing drawn, pass
         1, no move counted). A game begun from a mid-game code, a lesson position or a save of
         a position is practice: records count it as played, never for bests or streaks."""
-        start = self.start
-        return (
-            start.removed == 0
-            and start.waste_count == 0
-            and start.pass_number == 1
-            and start.move_count == 0
-            and start.score == 0
-            and start.rest == self.cards[PYRAMID_SIZE:]
-        )
+        return self.start == deal_start(self.cards)
 
     @property
     def layout(self) -> str:
@@ -523,17 +489,17 @@ class Game:
     def _card_refusal(self, card: Card) -> str | None:
         place = self._locate(card)
         if place == "covered":
-            return COVERED
-        return NOT_IN_PLAY if place == "out" else None
+            return words.COVERED
+        return words.NOT_IN_PLAY if place == "out" else None
 
     def _refusal(self, move: Move) -> str | None:
         """Why `move` is illegal now, in the player's words, or None when it is legal."""
         if self.is_won:
-            return ALREADY_WON
+            return words.ALREADY_WON
         if move.kind == "draw":
-            return None if self.stock_count else NO_CARDS_TO_TURN
+            return None if self.stock_count else words.NO_CARDS_TO_TURN
         if move.kind == "recycle":
-            return self.recycle_blocker
+            return self.recycle_refusal
         if move.kind == "king":
             # Where the card lies comes first: "still covered" says more than "needs a partner".
             card = move.cards[0]
@@ -541,33 +507,33 @@ class Game:
             if refusal is not None:
                 return refusal
             if not card.is_king:
-                return NEEDS_PARTNER if self.auto_partner(card) else NO_PARTNER
+                return words.NEEDS_PARTNER if self.auto_partner(card) else words.NO_PARTNER
             if self._locate(card) == "stock-top" and not self.rules.king_from_stock:
-                return KING_DRAW_FIRST
+                return words.KING_DRAW_FIRST
             return None
         a, b = move.cards
         if a == b:
-            return SAME_CARD
+            return words.SAME_CARD
         if a.is_king or b.is_king:
-            return KING_ALONE
+            return words.KING_ALONE
         for card in move.cards:
             refusal = self._card_refusal(card)
             if refusal:
                 return refusal
-        return None if a.pairs_with(b) else NOT_THIRTEEN
+        return None if a.pairs_with(b) else words.NOT_THIRTEEN
 
     @property
-    def recycle_blocker(self) -> str | None:
+    def recycle_refusal(self) -> str | None:
         """Why a recycle is refused now, or None when it is allowed."""
         if self.is_won:
-            return ALREADY_WON
+            return words.ALREADY_WON
         pos = self.position
         if self.stock_count:
-            return RECYCLE_NEEDS_EMPTY_STOCK
+            return words.RECYCLE_NEEDS_EMPTY_STOCK
         passes = self.rules.passes
         if passes is not None and pos.pass_number >= passes:
-            return NO_RECYCLES
-        return None if pos.waste_count else NOTHING_TO_RECYCLE
+            return words.NO_RECYCLES
+        return None if pos.waste_count else words.NOTHING_TO_RECYCLE
 
     def is_legal(self, move: Move | str) -> bool:
         try:
@@ -620,7 +586,7 @@ class Game:
             return self._checked(DRAW if self.stock_count else RECYCLE)
         if target == "waste":
             if self.waste_top is None:
-                raise IllegalMove(EMPTY_WASTE)
+                raise IllegalMove(words.EMPTY_WASTE)
             return self.tap_move(self.waste_top, pick, auto_pair=auto_pair)
         card = self._as_card(target)
         if card.is_king:
@@ -629,13 +595,13 @@ class Game:
             return self._checked(Move.pair(pick, card))
         lone = Move.king(card)  # how a lone card is written: "7c"
         refusal = self._refusal(lone)
-        if refusal not in (NEEDS_PARTNER, NO_PARTNER):
+        if refusal not in (words.NEEDS_PARTNER, words.NO_PARTNER):
             raise IllegalMove(refusal, lone)  # covered, gone, or the game is won
         if not auto_pair or pick is not None:
             return card  # select it (or, tapped again, deselect it)
         partner = self.auto_partner(card)
         if partner is None:
-            raise IllegalMove(NO_PARTNER, lone)
+            raise IllegalMove(words.NO_PARTNER, lone)
         return Move.pair(card, partner)
 
     def auto_partner(self, card: Card) -> Card | None:
@@ -643,6 +609,13 @@ class Game:
         it, searching the pyramid from the top row down, left to right, then the waste top,
         then a face-up stock top."""
         return next((other for other in self.in_play if card.pairs_with(other)), None)
+
+    def uncovered_by(self, move: Move | str) -> tuple[Card, ...]:
+        """The pyramid cards `move` exposes (covered now, in play after it); changes nothing."""
+        after = self.copy()
+        after.play(move)
+        before = set(self.exposed)
+        return tuple(card for card in after.exposed if card not in before)
 
     @property
     def selectable(self) -> tuple[Card, ...]:
@@ -665,7 +638,7 @@ class Game:
         try:
             return Card.parse(card)
         except ValueError:
-            raise IllegalMove(f"not a card: {card!r}") from None
+            raise IllegalMove(words.not_a("card", card)) from None
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now: pairs and Kings first, then draw, then recycle."""
@@ -682,7 +655,7 @@ class Game:
             moves.extend(Move.pair(a, b) for b in cards[n + 1 :] if a.pairs_with(b))
         if self.stock_count:
             moves.append(DRAW)
-        if self.recycle_blocker is None:
+        if self.recycle_refusal is None:
             moves.append(RECYCLE)
         return moves
 
@@ -709,7 +682,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move (the seen cards stay seen). IllegalMove if none."""
         if not self._history:
-            raise IllegalMove(NOTHING_TO_UNDO)
+            raise IllegalMove(words.NOTHING_TO_UNDO)
         self._positions.pop()
         move = self._history.pop()
         self._redo.append(move)
@@ -718,7 +691,7 @@ class Game:
     def redo(self) -> Move:
         """Play again the last undone move. IllegalMove if none."""
         if not self._redo:
-            raise IllegalMove(NOTHING_TO_REDO)
+            raise IllegalMove(words.NOTHING_TO_REDO)
         move = self._redo.pop()
         self._push(move)
         return move
@@ -757,16 +730,7 @@ class Game:
                 rest.pop(at)
                 if at < waste_count:
                     waste_count -= 1
-        score = pos.score
-        if self.rules.scoring:
-            score += POINTS_PER_CARD * len(move.cards)
-            score += POINTS_PER_ROW * sum(
-                1
-                for row in ROW_INDICES
-                if all(removed >> i & 1 for i in row) and not all(pos.removed >> i & 1 for i in row)
-            )
-            if removed == FULL_PYRAMID and pos.removed != FULL_PYRAMID:
-                score += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * len(rest)
+        score = pos.score + earned(self.rules, pos.removed, removed, len(move.cards), len(rest))
         return Position(removed, tuple(rest), waste_count, pos.pass_number, moves, score)
 
     # ----------------------------------------------------------------- display
@@ -797,7 +761,11 @@ class Game:
         return self.board()
 
     def _repr_svg_(self) -> str:
-        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`."""
+        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`.
+        The picture's module is imported only when one is drawn, as python-chess's `Board`
+        imports `chess.svg`: the engine never loads it otherwise."""
+        from . import svg
+
         return svg.board(self)
 
     def __repr__(self) -> str:
@@ -822,17 +790,6 @@ def _whole_deck(cards: Iterable[Card]) -> tuple[Card, ...]:
     if len(set(deck)) != 52 or len(deck) != 52:
         parse_layout(format_layout(deck))  # raises with the precise problem
     return deck
-
-
-def _earned(rules: Rules, removed: int, gone: int, left: int) -> int:
-    """The score a lesson position starts with: what its removals earned (0 unless scored)."""
-    if not rules.scoring:
-        return 0
-    rows = sum(all(removed >> i & 1 for i in row) for row in ROW_INDICES)
-    score = POINTS_PER_CARD * gone + POINTS_PER_ROW * rows
-    if removed == FULL_PYRAMID:
-        score += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * left
-    return score
 
 
 def deal_for_date(date: _dt.date | None = None, rules: Rules | str | None = None) -> Game:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .game import PILES, IllegalMove, Move
+from .words import ANSWERED, NOTHING_TO_CONTINUE, STALE
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -39,11 +40,6 @@ class BadIntent(ValueError):
         self.reason = reason
 
 
-#: A saved game is continued only on request, and the board says why it cannot be.
-NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
-
-STALE = "the board changed before that move arrived; nothing was done"
-ANSWERED = "that message was answered long ago; nothing was done"
 MAX_VIEW_ID = 100
 MAX_DEPTH = 20
 

@@ -23,6 +23,23 @@ POINTS_PER_CARD = 5
 POINTS_PER_ROW = 25
 POINTS_FOR_PYRAMID = 100
 POINTS_PER_CARD_LEFT = 10
+FULL_PYRAMID = (1 << PYRAMID_SIZE) - 1
+
+
+def earned(rules: Rules, before: int, after: int, cards: int, left: int) -> int:
+    """The points for removing `cards` cards, which takes the pyramid from mask `before` to
+    mask `after` with `left` cards still in the stock and waste: the one rule of scoring (0
+    under rules that do not score)."""
+    if not rules.scoring:
+        return 0
+    rows = sum(
+        all(after >> i & 1 for i in row) and not all(before >> i & 1 for i in row)
+        for row in ROW_INDICES
+    )
+    points = POINTS_PER_CARD * cards + POINTS_PER_ROW * rows
+    if after == FULL_PYRAMID and before != FULL_PYRAMID:
+        points += POINTS_FOR_PYRAMID + POINTS_PER_CARD_LEFT * left
+    return points
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,21 +149,15 @@ def _check_seen(
 
 
 def _check_score(rules: Rules, pos: Position, cards: tuple, gone: int, gone_stock: int) -> None:
-    """Under scoring, the score is 5 a card removed and 25 a cleared row, plus 100 and 10 a
-    card left in stock and waste at the moment the pyramid was cleared (between the cards left
-    now and those plus the stock cards removed since). Without scoring it is 0."""
+    """Under scoring, the score is what the cards gone `earned`, the pyramid's bonus counted
+    with the cards left in stock and waste when it was cleared (between the cards left now and
+    those plus the stock cards removed since). Without scoring it is 0."""
     if not rules.scoring:
         if pos.score != 0:
             raise ValueError("impossible position: a score under rules that do not score")
         return
-    rows = sum(all(pos.removed >> i & 1 for i in row) for row in ROW_INDICES)
-    earned = POINTS_PER_CARD * gone + POINTS_PER_ROW * rows
-    if pos.removed != (1 << PYRAMID_SIZE) - 1:
-        possible = {earned}
-    else:
-        base = earned + POINTS_FOR_PYRAMID
-        left = len(pos.rest)
-        possible = {base + POINTS_PER_CARD_LEFT * n for n in range(left, left + gone_stock + 1)}
+    left = len(pos.rest)
+    possible = {earned(rules, 0, pos.removed, gone, n) for n in range(left, left + gone_stock + 1)}
     if pos.score not in possible:
         raise ValueError(
             f"impossible position: a score of {pos.score} is not what removing these cards earns"

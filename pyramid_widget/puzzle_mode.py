@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import solver
+from . import solver, words
 from .game import Game, Move
 from .puzzles import Puzzle, PuzzleSet
 from .puzzles import load as load_puzzles
@@ -55,9 +55,9 @@ class PuzzleRun:
     @property
     def prompt(self) -> str:
         if self.phase == "solved":
-            return "Solved. Next puzzle?"
+            return words.SOLVED_NEXT
         if self.phase == "play":
-            return "Right. Now play on to the win: a move that throws the win away is refused."
+            return words.PLAY_ON
         return self.puzzle.task
 
     def refusal(self, game: Game, move: Move) -> str | None:
@@ -69,7 +69,7 @@ class PuzzleRun:
                 return None
             self._tried()
             self.wrong += 1
-            self._say("refused", f"Not {verdict.text}: {verdict.sentence}")
+            self._say("refused", words.wrong_try(verdict.text, verdict.sentence))
             return self.said
         if self.phase == "solved":
             return None  # the engine refuses moves on a won game
@@ -78,9 +78,7 @@ class PuzzleRun:
         if after.is_won:
             return None
         if solver.solve(after, time_limit=PLAY_ON_CHECK_S).status == "unwinnable":
-            self._say(
-                "refused", f"{move.text} throws the win away: after it the deal cannot be won."
-            )
+            self._say("refused", words.throws_the_win_away(move.text))
             return self.said
         return None
 
@@ -89,14 +87,12 @@ class PuzzleRun:
         self._tried()
         if self.phase == "find":
             self.phase = "play"
-            self._say("right", f"Right: {move.text} keeps the win.")
+            self._say("right", words.found(move.text))
         if game.is_won:
             self.phase = "solved"
             self.score.solved += 1
             self.score.first_try += self.wrong == 0
-            tries = "1 wrong try" if self.wrong == 1 else f"{self.wrong} wrong tries"
-            first = " First try!" if self.wrong == 0 else f" ({tries} first.)"
-            self._say("solved", "Solved: the deal is won." + first)
+            self._say("solved", words.solved(self.wrong))
 
     def undone(self, game: Game) -> None:
         """Undo or restart: back at the puzzle's position, the answer is to be found again."""

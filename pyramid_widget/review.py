@@ -1,24 +1,12 @@
 """Game review: move by move, was the deal still winnable, and where did the win slip away?
 
-`review(game)` replays a game's moves from its start and answers, for every move, whether the
-position was winnable before and after it (the exact solver, which sees every card) and what a
-fair hint (`hint(..., fair=True)`, which knows only the cards the player had seen) would have
-suggested there. It names the decisive mistake, the first move after which a winnable deal was
-lost, and a move that would have kept the win.
-
-Why so few positions are solved: winnability only ever goes one way along a game. A position
-from which a winnable position was reached is winnable (the rest of the game is a win), and
-every position after an unwinnable one is unwinnable (no move undoes a loss). So the verdicts of
-a game are "winnable" up to some move and "unwinnable" after it, and the review bisects for that
-move: about log2(moves) solves instead of one per move. Every verdict it shows is either the
-solver's own or follows from one by this argument; where a time limit left the turn undecided,
-the positions in doubt say "unknown", and no mistake is named unless both sides of it are proven.
-
-What the player had seen: the fair hint at move k is asked on the game replayed from its start
-up to move k, so it knows the cards that line of play had turned face up. Cards the player saw
-in branches later undone are not counted: the review judges the game as played, and a hint in
-that game could not have known them either. A game that began from a mid-game position code
-starts from the cards that position shows (the pyramid, the waste, the stock top when face up).
+`review(game)` gives, for every move, the exact solver's verdict before and after it and what a
+fair hint (knowing the cards seen by then in the game as played) would have suggested, and names
+the decisive mistake (the first move after which a winnable deal was lost) with a move that
+kept the win. Winnability only goes one way along a game (a position that reaches a winnable one
+is winnable; every position after an unwinnable one is unwinnable), so the review bisects for
+the turn: about log2(moves) solves, every verdict shown the solver's own or following from one.
+Where a time limit left the turn undecided, the positions in doubt say "unknown".
 """
 
 from __future__ import annotations
@@ -29,12 +17,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import svg
+from . import svg, words
 from .deals import deal_cards, parse_layout
 from .game import Game, IllegalMove, Move
 from .rules import Rules
 from .solver.budget import seconds_limit
-from .words import VERDICT_WORDS, verdict_words
 
 Verdict = Literal["winnable", "unwinnable", "unknown", "won"]
 Outcome = Literal["won", "stuck"] | None
@@ -119,7 +106,7 @@ class Review:
 
     rules: str
     layout: str
-    deal_id: str
+    deal_code: str
     steps: tuple[MoveReview, ...]
     start: Verdict
     end: Verdict
@@ -148,27 +135,20 @@ class Review:
     def summary(self) -> str:
         """One or two sentences a player can read: what happened to the win."""
         n = len(self.steps)
-        played = f"{n} move{'s' if n != 1 else ''}"
         if self.end == "won":
-            return f"Won in {played}; the deal could be won at every move."
+            return words.review_won(n)
         if self.start == "unwinnable":
-            return f"This deal could not be won from the start; no move of the {played} lost it."
+            return words.review_lost_from_start(n)
         if self.mistake is not None:
-            step = self[self.mistake]
-            return (
-                f"The deal could be won until move {self.mistake} ({step.move_text}); after it, "
-                f"it could not. {self.better_text} would have kept the win."
+            return words.review_mistake(
+                self.mistake, self[self.mistake].move_text, self.better_text
             )
         if self.end == "winnable":
-            return f"After {played} the deal can still be won: nothing is lost yet."
+            return words.review_still_winnable(n)
         doubt = [s.number for s in self.steps if "unknown" in (s.before, s.after)]
         if doubt:
-            return (
-                f"The solver could not decide every position within {self.time_limit} s, so "
-                f"the move that lost the deal is one of moves {doubt[0]} to {doubt[-1]}; "
-                "raise time_limit to find it."
-            )
-        return f"After {played}, the solver could not decide this position."
+            return words.review_in_doubt(self.time_limit, doubt[0], doubt[-1])
+        return words.review_undecided(n)
 
     @property
     def better_text(self) -> str | None:
@@ -192,29 +172,23 @@ class Review:
         """The per-move records as plain dicts, e.g. for `pandas.DataFrame(review.to_rows())`."""
         return [step.to_dict() for step in self.steps]
 
-    def as_dicts(self) -> list[dict[str, Any]]:
-        """Same as `to_rows()` (the name other data libraries use)."""
-        return self.to_rows()
-
     def __repr__(self) -> str:
-        return f"<Review of {self.deal_id} ({len(self)} moves): {self.summary}>"
+        return f"<Review of {self.deal_code} ({len(self)} moves): {self.summary}>"
 
     def __str__(self) -> str:
         """The review as a text table, in card symbols and the verdict words."""
-        width = max(len(word) for word in VERDICT_WORDS.values())
-        head = f"{'#':>3}  {'move':<9} {'before':<{width}} {'after':<{width}}"
+        width = max(len(word) for word in words.VERDICT_WORDS.values())
+        number, move, before, after, fair_hint = words.REVIEW_COLUMNS
+        head = f"{number:>3}  {move:<9} {before:<{width}} {after:<{width}}"
         hints = any(step.hint is not None for step in self.steps)
-        lines = [self.summary, head + (" fair hint" if hints else "")]
+        lines = [self.summary, head + (f" {fair_hint}" if hints else "")]
         for step in self.steps:
             hint = f" {step.hint_text or '-'}" if hints else ""
-            mark = (
-                f"  <- the win slipped away; {step.keeps_win_text} would have kept it"
-                if step.decisive
-                else ""
-            )
+            mark = f"  <- {words.slipped_away(step.keeps_win_text)}" if step.decisive else ""
             lines.append(
-                f"{step.number:>3}  {step.move_text:<9} {verdict_words(step.before):<{width}} "
-                f"{verdict_words(step.after):<{width}}{hint}{mark}"
+                f"{step.number:>3}  {step.move_text:<9} "
+                f"{words.verdict_words(step.before):<{width}} "
+                f"{words.verdict_words(step.after):<{width}}{hint}{mark}"
             )
         return "\n".join(lines)
 
@@ -276,7 +250,7 @@ def review(
     return Review(
         rules=last.rules.name,
         layout=last.layout,
-        deal_id=last.deal_id,
+        deal_code=last.deal_code,
         steps=tuple(steps),
         start=verdicts[0],
         end=verdicts[-1],
@@ -444,11 +418,11 @@ def _hint_text(step: MoveReview) -> str:
     to win (a fair hint with unseen cards estimates; it never claims a loss)."""
     if step.hint is None and step.hint_verdict is None:
         return ""
-    text = html.escape(step.hint_text or "no move")
+    text = html.escape(step.hint_text or words.NO_MOVE)
     if step.hint_verdict in ("winnable", "unwinnable"):
-        text += f" <small>({html.escape(verdict_words(step.hint_verdict))})</small>"
+        text += f" <small>({html.escape(words.verdict_words(step.hint_verdict))})</small>"
     elif step.hint_chance is not None:
-        text += f" <small>(≈{step.hint_chance:.0%} wins)</small>"
+        text += f" <small>({words.chance_to_win(step.hint_chance)})</small>"
     return text + (" ✓" if step.followed_hint else "")
 
 
@@ -462,33 +436,29 @@ def _html(review: Review) -> str:
         note, style = "", ""
         if step.decisive:
             style = ' style="background:var(--jp-warn-color3, #fff3e0);font-weight:bold"'
-            note = (
-                f"◀ the win slipped away here; {html.escape(str(step.keeps_win_text))} "
-                "would have kept it"
-            )
+            note = f"◀ {html.escape(words.slipped_away(step.keeps_win_text))}"
             if step.hint_reason:
-                note += f"<br><small>fair hint: {html.escape(step.hint_reason)}</small>"
+                note += f"<br><small>{html.escape(words.fair_hint_said(step.hint_reason))}</small>"
         cells = [
             _td(str(step.number)),
             _td(html.escape(step.move_text), wrap=False),
-            _td(verdict_words(step.before), colour=_COLOURS[step.before]),
-            _td(verdict_words(step.after), colour=_COLOURS[step.after]),
+            _td(words.verdict_words(step.before), colour=_COLOURS[step.before]),
+            _td(words.verdict_words(step.after), colour=_COLOURS[step.after]),
         ]
         if hints:
             cells.append(_td(_hint_text(step), title=step.hint_reason, wrap=False))
         if notes:
             cells.append(_td(note))
         rows.append(f"<tr{style}>{''.join(cells)}</tr>")
-    names = ["#", "move", "before", "after", *(["fair hint"] if hints else [])]
+    names = list(words.REVIEW_COLUMNS if hints else words.REVIEW_COLUMNS[:-1])
     head = "".join(
         f'<th style="padding:2px 8px;text-align:left">{name}</th>'
         for name in [*names, *([""] if notes else [])]
     )
-    deal = review.deal_id if "#" in review.deal_id else f"{review.rules}, a chosen layout"
-    solved = f"{review.solved} position{'s' if review.solved != 1 else ''} solved"
-    facts = f"deal {html.escape(deal)} · {solved} in {review.seconds:.1f} s"
-    if any(step.hint is not None for step in review.steps):
-        facts += " · ✓ the move played was the fair hint's (hover a hint for its reason)"
+    deal = review.deal_code if "#" in review.deal_code else f"{review.rules}, {words.CHOSEN_LAYOUT}"
+    hinted = any(step.hint is not None for step in review.steps)
+    facts = words.review_facts(deal, review.solved, review.seconds, hints=hinted)
+    facts = html.escape(facts, quote=False)
     table = (
         '<table style="border-collapse:collapse">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -507,7 +477,7 @@ def _picture(review: Review) -> str:
     if review._game is None:
         return ""
     if review.mistake is None:
-        picture, caption = svg.board(review._game, size=360), "Where the game ended."
+        picture, caption = svg.board(review._game, size=360), words.ENDED_HERE
     else:
         picture = svg.board(
             review.game_at(review.mistake - 1),
@@ -515,6 +485,6 @@ def _picture(review: Review) -> str:
             mistake=review[review.mistake].move,
             better=review.better,
         )
-        caption = f"Before move {review.mistake}: the mistake and the move that kept the win."
-    words = f"<figcaption><small>{caption}</small></figcaption>"
-    return f'<figure style="margin:0">{picture}{words}</figure>'
+        caption = words.before_mistake(review.mistake)
+    figcaption = f"<figcaption><small>{caption}</small></figcaption>"
+    return f'<figure style="margin:0">{picture}{figcaption}</figure>'

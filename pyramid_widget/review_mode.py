@@ -12,13 +12,7 @@ from typing import Any
 
 from .game import Game, IllegalMove
 from .view import REVIEWING, MoveEvent
-
-REVIEW_LOCKED = (
-    "the review judges with every card known, so it opens once the game is over "
-    "or every card has been seen"
-)
-NOTHING_TO_REVIEW = "no move has been played yet: nothing to review"
-NO_REVIEW = "there is no review to step through: ask for one first"
+from .words import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
 
 
 class ReviewRun:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
+from .words import rules_sections, rules_summary
+
 WinCondition = Literal["pyramid", "deck"]
 
 
@@ -130,60 +132,7 @@ class Rules:
         >>> dict(Rules.preset("one-recycle").explained)["Passes"].endswith("2 passes in all.")
         True
         """
-        pairs = (
-            "Remove two cards in play whose values make 13: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, "
-            "6 + 7. A King is 13 on its own and is removed alone."
-        )
-        if self.stock_in_play:
-            in_play = (
-                "A pyramid card is in play once no card lies on it. The top card of the waste "
-                "and the stock's top card, which lies face up, are in play too, and may pair "
-                "with each other."
-            )
-            in_play += (
-                " A King on top of the stock is removed straight from there."
-                if self.king_from_stock
-                else " A King on top of the stock must be drawn to the waste first."
-            )
-        else:
-            in_play = (
-                "A pyramid card is in play once no card lies on it. Besides those, only the top "
-                "card of the waste is in play; the stock lies face down."
-            )
-        draw = "Tap the stock to turn its next card onto the waste."
-        if self.passes == 1:
-            passes = f"{draw} You go through the stock once: the waste is never turned over."
-        elif self.passes is None:
-            passes = (
-                f"{draw} Once the stock is empty, the waste can be turned over to go through "
-                "it again, as often as you like."
-            )
-        else:
-            passes = (
-                f"{draw} Once the stock is empty, the waste can be turned over to go through "
-                f"it again: {self.passes} passes in all."
-            )
-        win = (
-            "Clear the whole deck to win: the pyramid, the stock and the waste."
-            if self.win == "deck"
-            else "Clear all 28 pyramid cards to win; cards left in the stock and the waste do "
-            "not matter."
-        )
-        sections = [("Pairs", pairs), ("In play", in_play), ("Passes", passes), ("The win", win)]
-        if self.scoring:
-            sections.append((
-                "Scoring",
-                "5 points a card removed, 25 for each cleared row, and on clearing the pyramid "
-                "100 more plus 10 for each card still in the stock and the waste. Undo takes "
-                "the points back.",
-            ))  # fmt: skip
-        sections.append((
-            "Out of moves",
-            "When no pair, King, draw or recycle is left you are out of moves: undo, restart "
-            "the deal or start a new one. A game counts as lost only when you leave it "
-            "(restart it, or play another deal) after its first move.",
-        ))  # fmt: skip
-        return tuple(sections)
+        return rules_sections(self)
 
     @property
     def summary(self) -> str:
@@ -192,16 +141,7 @@ class Rules:
         >>> Rules.preset("strict").summary
         'Stock top face up and in play; a King there is drawn first; 1 pass; clear the whole deck.'
         """
-        if self.stock_in_play:
-            stock = "Stock top face up and in play"
-            if not self.king_from_stock:
-                stock += "; a King there is drawn first"
-        else:
-            stock = "Stock face down, waste top in play"
-        passes = {None: "unlimited passes", 1: "1 pass"}.get(self.passes, f"{self.passes} passes")
-        win = "clear the whole deck" if self.win == "deck" else "clear the pyramid"
-        scored = "; scored" if self.scoring else ""
-        return f"{stock}; {passes}; {win}{scored}."
+        return rules_summary(self)
 
 
 def _show(value: Any) -> str:

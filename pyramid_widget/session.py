@@ -35,20 +35,18 @@ from .rules import Rules
 from .store import DEFAULT, FinishedGame, NullStore, Store, _Default, open_store
 from .view import (
     CHECKING,
-    NO_HINTS_IN_PUZZLES,
     OPTION_NAMES,
-    PAUSED,
     REVIEWING,
     Extras,
     MoveEvent,
     ViewOptions,
     build_state,
+    failed_view,
     hint_view,
     offer_view,
     review_view,
 )
-
-NO_PUZZLE = "no puzzle is on the board: open one first"
+from .words import NO_HINTS_IN_PUZZLES, NO_PUZZLE, PAUSED
 
 #: What `store=` accepts: DEFAULT (the records database), a path, a Store, or None (no saving).
 StoreChoice = Store | NullStore | str | os.PathLike[str] | _Default | None
@@ -266,7 +264,7 @@ class GameSession:
 
     def share(self) -> str:
         """The current deal's code, for `new_deal(code=...)` or `Game.from_code` elsewhere."""
-        return self.game.deal_id
+        return self.game.deal_code
 
     # ------------------------------------------------------------------ deals
     def new_deal(
@@ -396,7 +394,7 @@ class GameSession:
             "hint",
             lambda: solver.hint(game, fair=fair, time_limit=limit),
             lambda result: self._show_hint(hint_view(result)),
-            lambda error: self._show_hint({"status": "failed", "reason": f"no hint: {error}"}),
+            lambda error: self._show_hint(failed_view("hint", error)),
         )
 
     def dismiss_hint(self) -> None:
@@ -488,7 +486,7 @@ class GameSession:
             "review",
             lambda: review_view(review_game(line)),
             self._show_review,
-            lambda error: self._show_review({"status": "failed", "reason": f"no review: {error}"}),
+            lambda error: self._show_review(failed_view("review", error)),
         )
 
     def step_review(self, moves: int) -> None:
@@ -561,7 +559,7 @@ class GameSession:
             proven=board.proven,
             deal_chosen=board.chosen,
             puzzle=None if self._puzzle is None else self._puzzle.view(),
-            review_blocker=ReviewRun.refusal(board.game, recorder.finished),
+            review_refusal=ReviewRun.refusal(board.game, recorder.finished),
             offer=offer_view(recorder.offer),
             records=self._records,
             review=self._review.shown,

@@ -1,53 +1,11 @@
-"""Pictures of positions: an SVG of a game that looks like the widget's board.
+"""Pictures of positions: `board(game)` draws a game as SVG that looks like the widget's board.
 
-In the spirit of python-chess's `chess.svg`: `board(game)` returns the position as an SVG
-string (an `SvgImage`, which a notebook displays as a picture), for lessons, exports, reviews
-and anywhere the live widget cannot render (an HTML or PDF export, a code host's notebook view).
-
->>> from pyramid_widget import Game
->>> from pyramid_widget import svg
->>> game = Game.deal(42)
->>> picture = svg.board(game, theme="dark", size=400)
->>> picture.startswith("<svg") and 'width="400"' in picture
-True
->>> picture == svg.board(game, theme="dark", size=400)  # the same position, the same bytes
-True
-
-What it draws follows the widget (js/widget.css): cards 1.4 times as tall as wide, each row of
-the pyramid half a card lower than the one above, the rank and suit in the top-left corner and
-a large suit in the centre, red suits red; covered cards on a dimmer face with dimmer ink and
-no centre suit; the stock beside the apex (a card back with its count, the face-up top when the
-rules turn it up, a recycle sign when empty) and the waste's top three cards fanned beside it;
-a status line with the cleared cards, the pass, the stock, the moves (and the score and the
-outcome when there are any). Rows already cleared leave no empty band: the picture ends under
-its lowest card, so a lesson on the top rows is a short picture.
-
-Hidden information stays hidden: a card is drawn face up only if the player has seen it
-(`game.seen`): the pyramid, the waste and a face-up stock top. The rest of the stock is a card
-back and a count. Only `reveal=True` shows the stock's cards too (in order, below the board),
-for a teacher's answer sheet. Nothing in the picture (drawing, text, attributes) names an unseen
-card otherwise.
-
-Marks (`MARK_KINDS`) are drawn so that they compose and can be told apart without colour:
-each is a ring around the card at its own distance (the first mark of a card nearest to it),
-in its own line style, and all but the selection carry a badge on the card's top edge:
-
-- "selected": a solid ring, and the card lifted a little (as the widget lifts it);
-- "hint": a dashed ring and a star badge (★);
-- "mistake": a solid ring and a cross badge (✗);
-- "better": a dotted ring and a tick badge (✓).
-
-A legend under the status line says what each mark shows ("Hint: 5♥ + 8♣"). Moves are given
-as `Move` objects, notation ("5h+8c", "Kh", "draw", "recycle") or a solver `Hint`; a draw or a
-recycle marks the stock.
-
-Both themes meet WCAG AA: every rank, suit and word has a contrast of at least 4.5:1 with what
-lies under it, covered cards included; card edges and marks at least 3:1 (tests/test_svg.py
-measures it on the colours emitted). The output is deterministic: no ids, no timestamps, numbers
-printed with at most two decimals, so the same position and options give the same bytes.
-
-Standard library only (it runs under Pyodide); the game is taken by its public accessors, so
-this module needs no import of `pyramid_widget.game` (which imports this one for pictures).
+As python-chess's `chess.svg`: an SVG string (an `SvgImage`, which a notebook shows as a picture)
+for lessons, exports, reviews and wherever the live widget cannot run (an HTML or PDF export, a
+code host's notebook view). The shapes follow js/widget.css. A card is drawn face up only if the
+player has seen it (`Game.seen`), unless `reveal=True` asks for a teacher's answer sheet. Marks
+can be told apart without colour, both themes meet WCAG AA contrast (tests/test_svg.py measures
+it), and the same position and options always give the same bytes.
 """
 
 from __future__ import annotations
@@ -57,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import words
 from .cards import PYRAMID_SIZE, RANKS, SUIT_SYMBOLS, Card, row_col
 
 if TYPE_CHECKING:
@@ -64,7 +23,10 @@ if TYPE_CHECKING:
     from .solver import Hint
 
 MARK_KINDS: tuple[str, ...] = ("selected", "hint", "mistake", "better")
-"""The kinds of mark, in the order their rings go out from a card."""
+"""The kinds of mark, in the order their rings go out from a card, each in its own line style
+and all but the selection with a badge on the card's top edge: "selected" (a solid ring, the
+card lifted as the widget lifts it), "hint" (dashed, ★), "mistake" (solid, ✗), "better"
+(dotted, ✓). A legend line under the board says what each marks."""
 
 STOCK = "stock"
 """The key that marks the stock pile itself in `marks` (a draw or a recycle marks it too)."""
@@ -103,13 +65,6 @@ RED_SUITS = frozenset("dh")
 
 BADGES = {"hint": "★", "mistake": "✗", "better": "✓"}
 DASHES = {"selected": None, "hint": "14 7", "mistake": None, "better": "3 6"}
-MARK_WORDS = {
-    "selected": "selected",
-    "hint": "the hint",
-    "mistake": "the mistake",
-    "better": "the better move",
-}
-LEGEND_WORDS = {"selected": "Selected", "hint": "Hint", "mistake": "Mistake", "better": "Better"}
 
 
 @dataclass(frozen=True)
@@ -306,7 +261,6 @@ def board(
     """
     colours = _theme(theme)
     width = _width(size)
-    _check_game(game)
     if not isinstance(reveal, bool) or not isinstance(legend, bool):
         raise ValueError("reveal and legend must be true or false")
     wanted = _wanted_marks(selected, hint, mistake, better, marks)
@@ -334,15 +288,6 @@ def _width(size: float | None) -> float:
     ):
         raise ValueError(f"size must be a width in pixels above 0, not {size!r}")
     return size
-
-
-_ACCESSORS = ("cards", "pyramid", "exposed", "stock_count", "stock_top", "waste", "seen", "rules")
-
-
-def _check_game(game: object) -> None:
-    missing = [name for name in _ACCESSORS if not hasattr(game, name)]
-    if missing:
-        raise TypeError(f"board() needs a Game, not {type(game).__name__} (no {missing[0]})")
 
 
 # ------------------------------------------------------------------------------ marks
@@ -420,8 +365,8 @@ def _wanted_marks(
     for kind in MARK_KINDS:
         if kind in extra:
             targets = tuple(sorted(set(extra[kind]), key=_target_order))
-            words = _joined(tuple(_target_word(target) for target in targets), ", ")
-            wanted.append(_Mark(kind, targets, words))
+            named = _joined(tuple(_target_word(target) for target in targets), ", ")
+            wanted.append(_Mark(kind, targets, named))
     return wanted
 
 
@@ -433,20 +378,20 @@ def _target_order(target: Card | str) -> tuple[int, int, str]:
 
 def _target_word(target: Card | str) -> Card | str:
     """A target in a legend line: a card (drawn in its suit's colour) or words."""
-    return target if isinstance(target, Card) else "the stock"
+    return target if isinstance(target, Card) else words.THE_STOCK
 
 
 def _target_text(target: Card | str) -> str:
-    return target.symbol if isinstance(target, Card) else "the stock"
+    return target.symbol if isinstance(target, Card) else words.THE_STOCK
 
 
 def _joined(items: tuple[Card | str, ...], joiner: str) -> tuple[Card | str, ...]:
-    words: list[Card | str] = []
+    joined: list[Card | str] = []
     for item in items:
-        if words:
-            words.append(joiner)
-        words.append(item)
-    return tuple(words)
+        if joined:
+            joined.append(joiner)
+        joined.append(item)
+    return tuple(joined)
 
 
 # ------------------------------------------------------------------------------ drawing
@@ -511,37 +456,28 @@ class _Drawing:
     def _spots(self) -> dict[Card | str, _Spot]:
         spots: dict[Card | str, _Spot] = {}
         for _, card, status, x, y in self.pyramid_places():
-            spots[card] = _Spot(x, y, f"{card.name}, {status.replace('_', ' ')}")
+            spots[card] = _Spot(x, y, words.card_label(card, status))
         fan = self.fan()
         for k, card in enumerate(fan):
             if self.shows(card):
-                where = "in play, waste top" if k == len(fan) - 1 else "in the waste"
-                spots[card] = _Spot(self.waste_x + k * FAN_STEP, TOP, f"{card.name}, {where}")
+                label = words.card_label(card, "waste_top" if k == len(fan) - 1 else "waste")
+                spots[card] = _Spot(self.waste_x + k * FAN_STEP, TOP, label)
         top = self.game.stock_top
         if top is not None and self.shows(top):
             # A mark on the stock pile is a mark on its face-up top: one place, one set of rings.
-            spots[top] = spots[STOCK] = _Spot(self.stock_x, TOP, f"{top.name}, in play, stock top")
+            label = words.card_label(top, "stock_top")
+            spots[top] = spots[STOCK] = _Spot(self.stock_x, TOP, label)
         else:
             spots[STOCK] = _Spot(self.stock_x, TOP, self.stock_words())
         for k, card in enumerate(self.listing()):
             x, y = self.listing_place(k)
-            spots[card] = _Spot(x, y, f"{card.name}, in the stock (revealed)")
+            spots[card] = _Spot(x, y, words.card_label(card, "revealed"))
         return spots
 
     def stock_words(self) -> str:
-        count = self.game.stock_count
         top = self.game.stock_top
-        if count == 0:
-            blocker = self.recycle_blocker()
-            return f"Stock: empty; {blocker}" if blocker else "Stock: empty; recycle the waste"
-        cards = "1 card" if count == 1 else f"{count} cards"
-        if top is not None and self.shows(top):
-            return f"Stock: {top.name} face up, {cards}"
-        return f"Stock: {cards} face down"
-
-    def recycle_blocker(self) -> str | None:
-        blocker = getattr(self.game, "recycle_blocker", None)
-        return blocker if isinstance(blocker, str) else None
+        shown = top if top is not None and self.shows(top) else None
+        return words.stock_words(self.game.stock_count, shown, self.game.recycle_refusal)
 
     # ---------------------------------------------------------------- layout under the board
     def status_y(self) -> float:
@@ -606,46 +542,32 @@ class _Drawing:
     def title(self) -> str:
         game = self.game
         left = PYRAMID_SIZE - sum(card is None for card in game.pyramid)
-        return f"Pyramid Solitaire: {left} of 28 pyramid cards left, {self.pass_words().lower()}"
+        return words.picture_title(left, self.pass_words())
 
     def pass_words(self) -> str:
-        passes = self.game.rules.passes
-        number = self.game.pass_number
-        return f"Pass {number}" if passes is None else f"Pass {number} of {passes}"
+        return words.pass_words(self.game.pass_number, self.game.rules.passes)
 
     def description(self) -> str:
         places = self.pyramid_places()
         in_play = [card.symbol for _, card, status, _, _ in places if status == "in_play"]
         covered = sum(status == "covered" for _, _, status, _, _ in places)
-        parts = [f"In play in the pyramid: {', '.join(in_play) or 'none'}."]
-        parts.append(f"Covered: {covered} card{'' if covered == 1 else 's'}.")
-        parts.append(self.stock_words() + ".")
         fan = [card.symbol for card in self.fan() if self.shows(card)]
-        waste = len(self.game.waste)
-        if waste:
-            parts.append(f"Waste: {waste} card{'' if waste == 1 else 's'}, top {fan[-1]}.")
-        else:
-            parts.append("Waste: empty.")
-        parts.append(" · ".join(self.status_parts()) + ".")
-        return " ".join(parts)
+        waste = words.waste_words(len(self.game.waste), fan[-1] if fan else None)
+        return words.picture_description(
+            in_play, covered, self.stock_words(), waste, self.status_parts()
+        )
 
     def status_parts(self) -> list[str]:
         game = self.game
-        parts = [
-            f"Cleared {game.cleared} of 28",
+        return words.status_parts(
+            game.cleared,
             self.pass_words(),
-            f"Stock {game.stock_count}",
-            f"Waste {len(game.waste)}",
-            f"Moves {game.move_count}",
-        ]
-        if game.rules.scoring:
-            parts.append(f"Score {game.score}")
-        outcome = game.outcome
-        if outcome == "won":
-            parts.append("Pyramid cleared!")
-        elif outcome == "stuck":
-            parts.append("Out of moves")
-        return parts
+            game.stock_count,
+            len(game.waste),
+            game.move_count,
+            game.score if game.rules.scoring else None,
+            game.outcome or "",
+        )
 
     def status_lines(self) -> list[str]:
         """The status, wrapped to the table's width (a generous estimate of the text's width:
@@ -678,7 +600,7 @@ class _Drawing:
         label = spot.label if spot is not None else card.name
         kinds = spot.kinds if spot is not None else []
         if kinds:
-            label += ", " + ", ".join(MARK_WORDS[kind] for kind in kinds)
+            label += ", " + ", ".join(words.MARK_WORDS[kind] for kind in kinds)
         lift = -LIFT if "selected" in kinds else 0
         rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
         symbol = SUIT_SYMBOLS[card.suit]
@@ -745,7 +667,7 @@ class _Drawing:
 
     def draw_pyramid(self) -> str:
         cards = [self.face(card, status, x, y) for _, card, status, x, y in self.pyramid_places()]
-        return _group({"class": "pw-pyramid", "role": "group", "aria-label": "Pyramid"}, cards)
+        return _group({"class": "pw-pyramid", "role": "group", "aria-label": words.PYRAMID}, cards)
 
     def draw_stock(self) -> str:
         theme = self.theme
@@ -754,7 +676,7 @@ class _Drawing:
         top = game.stock_top
         x, y = self.stock_x, TOP
         if count == 0:
-            blocked = self.recycle_blocker() is not None
+            blocked = self.game.recycle_refusal is not None
             sign = "✕" if blocked else "↻"
             parts = [
                 self.card_rect(
@@ -778,7 +700,7 @@ class _Drawing:
         label = self.stock_words()
         kinds = self.spots[STOCK].kinds
         if kinds and (top is None or not self.shows(top)):
-            label += ", " + ", ".join(MARK_WORDS[kind] for kind in kinds)
+            label += ", " + ", ".join(words.MARK_WORDS[kind] for kind in kinds)
         return _group(
             {"class": "pw-pile pw-stock", "role": "img", "aria-label": label},
             [_tag("title", {}, _escape(label)), *parts],
@@ -829,8 +751,7 @@ class _Drawing:
                 parts.append(self.face(card, status, place_x, TOP, stacked=not top))
             else:  # never happens in a real game: every waste card was turned face up
                 parts.append(self.back(place_x, TOP))
-        count = len(self.game.waste)
-        label = f"Waste: {count} card{'' if count == 1 else 's'}" if count else "Waste: empty"
+        label = words.waste_words(len(self.game.waste))
         return _group({"class": "pw-pile pw-waste", "role": "group", "aria-label": label}, parts)
 
     def draw_listing(self) -> str:
@@ -842,7 +763,7 @@ class _Drawing:
             _text(
                 MARGIN,
                 top,
-                "The stock under its top, next card first (shown by reveal):",
+                words.REVEALED_HEADING,
                 **{"font-size": 22, "fill": self.theme.text},
             )
         ]
@@ -850,7 +771,7 @@ class _Drawing:
             x, y = self.listing_place(k)
             parts.append(self.face(card, "stock", x, y, stacked=True))
         return _group(
-            {"class": "pw-listing", "role": "group", "aria-label": "Stock, revealed"}, parts
+            {"class": "pw-listing", "role": "group", "aria-label": words.STOCK_REVEALED}, parts
         )
 
     # ---------------------------------------------------------------- marks and words
@@ -948,19 +869,19 @@ class _Drawing:
                 badge = _group(
                     {"transform": _translate(MARGIN + 70, y - 8)}, [self.badge(mark.kind, 0, 0)]
                 )
-            spans = [_escape(f"{LEGEND_WORDS[mark.kind]}: ")]
+            spans = [_escape(f"{words.LEGEND_WORDS[mark.kind]}: ")]
             for word in mark.words:
                 if isinstance(word, Card):
                     ink = self.theme.red if word.suit in RED_SUITS else self.theme.text
                     spans.append(_tag("tspan", {"fill": ink}, _escape(word.symbol)))
                 else:
                     spans.append(_escape(word))
-            words = _tag(
+            line = _tag(
                 "text",
                 {"x": MARGIN + 96, "y": y, "font-size": 24, "fill": self.theme.text},
                 "".join(spans),
             )
-            lines.append(_group({"class": f"pw-legend pw-{mark.kind}"}, [sample, badge, words]))
+            lines.append(_group({"class": f"pw-legend pw-{mark.kind}"}, [sample, badge, line]))
         return _group({"class": "pw-legend-lines"}, lines)
 
 

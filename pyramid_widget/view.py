@@ -24,7 +24,27 @@ from .intents import front_end_actions
 from .puzzles import DIFFICULTIES, THEMES
 from .rules import PRESETS, Rules
 from .svg import WASTE_FAN
-from .words import VERDICT_WORDS
+from .words import (
+    ALREADY_WON,
+    NO_HINTS_IN_PUZZLES,
+    NO_MOVE_LEFT,
+    NOTHING_PLAYED,
+    NOTHING_TO_REDO,
+    NOTHING_TO_UNDO,
+    OPTION_WORDS,
+    PAUSED,
+    RECORDS_COUNT,
+    RECORDS_OFFER,
+    SAVING_OFF,
+    VERDICT_WORDS,
+    capitalised,
+    continue_offer,
+    controls_text,
+    failed,
+    latest_losses,
+    lost_game,
+    sentence,
+)
 
 if TYPE_CHECKING:
     from .records import FinishedGame, Records, SavedGame
@@ -37,43 +57,21 @@ MAX_FAN = WASTE_FAN
 """How many waste cards a view may show, top included (as many as a picture shows)."""
 
 
-def _option(default: bool, label: str, help: str) -> Any:
+def _option(default: bool, name: str) -> Any:
+    label, help = OPTION_WORDS[name]
     return field(default=default, metadata={"label": label, "help": help})
 
 
 @dataclass(frozen=True)
 class ViewOptions:
     """Display choices that are not rules: they change what a view offers, never legality.
-    Each option's label and help, as the board's menu shows them, live here and nowhere else."""
+    Each option's label and help, as the board's menu shows them, are `words.OPTION_WORDS`."""
 
-    highlight_partners: bool = _option(
-        True,
-        "Highlight partners",
-        "Outline the cards that make 13 with the selected one.",
-    )
-    auto_pair: bool = _option(
-        False,
-        "Auto-pair: a tap takes the first partner",
-        "One tap pairs a card with the first card in play that makes 13 with it, instead of "
-        "selecting it; drag one card onto another to choose the partner.",
-    )
-    fair_hints: bool = _option(
-        True,
-        "Fair hints (only cards you have seen)",
-        "Hints use only the cards you have seen; off, the solver sees every card and can "
-        "prove a deal lost.",
-    )
-    dead_end_notice: bool = _option(
-        False,
-        "Early dead-end notice (looks at unseen cards)",
-        "Say as soon as no card still to come can ever fit the pyramid; it looks at the "
-        "values of cards you have not seen, so it is off unless asked for.",
-    )
-    winnable_only: bool = _option(
-        False,
-        "Winnable deals only",
-        "Random new deals are proven winnable by the solver before they are dealt.",
-    )
+    highlight_partners: bool = _option(True, "highlight_partners")
+    auto_pair: bool = _option(False, "auto_pair")
+    fair_hints: bool = _option(True, "fair_hints")
+    dead_end_notice: bool = _option(False, "dead_end_notice")
+    winnable_only: bool = _option(False, "winnable_only")
 
     waste_fan: int = MAX_FAN
     """How many waste cards to show, top included (1 shows the top alone)."""
@@ -97,11 +95,12 @@ PASS_CHOICES: tuple[tuple[str, str], ...] = (
 
 def catalog() -> dict[str, Any]:
     """The tables a front end builds its menus from, sent once: the presets with a sentence
-    each, the pass choices and the options with their labels and help. The front end keeps
-    no copy of them."""
+    each, the pass choices, the options with their labels and help, the verdicts' words (and
+    as titles) and the puzzles' filters. Words arrive capitalised where they are shown so: the
+    front end keeps no copy of them and changes none."""
     return {
         "presets": [
-            {"name": name, "label": name.replace("-", " ").capitalize(), "summary": rules.summary}
+            {"name": name, "label": capitalised(name.replace("-", " ")), "summary": rules.summary}
             for name, rules in PRESETS.items()
         ],
         "passes": [{"value": value, "label": label} for value, label in PASS_CHOICES],
@@ -111,12 +110,13 @@ def catalog() -> dict[str, Any]:
         ],
         "verdicts": dict(VERDICT_WORDS),
         "actions": front_end_actions(),
+        "verdict_titles": {verdict: capitalised(word) for verdict, word in VERDICT_WORDS.items()},
         "puzzles": {
             "themes": [
                 {"id": theme.id, "title": theme.title, "meaning": theme.meaning}
                 for theme in THEMES.values()
             ],
-            "difficulties": list(DIFFICULTIES),
+            "difficulties": [{"id": level, "label": capitalised(level)} for level in DIFFICULTIES],
         },
     }
 
@@ -127,9 +127,9 @@ class MoveEvent:
     views (for their announcements and animations).
 
     action: "play" (a pair, King, draw or recycle), "undo", "redo", "new" (another deal),
-    "restart", "continue" (a saved game taken up), "step" (the board went to another move of
-    the game under review), "refresh" or "start" (the widget was just made). move: the
-    move's notation, if any.
+    "restart", "continue" (a saved game taken up), "puzzle" (a puzzle was put on the board),
+    "step" (the board went to another move of the game under review), "refresh" or "start"
+    (the widget was just made). move: the move's notation, if any.
     """
 
     action: str
@@ -166,7 +166,7 @@ def deal_view(game: Game, *, chosen: bool, proven: bool | None) -> dict[str, Any
     open_book = game.is_won or set(game.cards) <= game.seen
     named = game.deal_number is not None and chosen
     return {
-        "id": game.deal_id if named or open_book else None,
+        "code": game.deal_code if named or open_book else None,
         "number": game.deal_number if named or open_book else None,
         "proven": proven,
     }
@@ -182,7 +182,7 @@ class Extras:
     finding_deal: a winnable deal is being searched for. proven: whether this deal was proven
     winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
     deal (by number, the daily deal, a deal code), so its number may be shown.
-    review_blocker: why the review cannot open now (None when it can). puzzle: the puzzle on
+    review_refusal: why the review cannot open now (None when it can). puzzle: the puzzle on
     the board (`puzzle_mode.PuzzleRun.view`), or None.
     """
 
@@ -197,7 +197,7 @@ class Extras:
     records: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
     deal_chosen: bool = False
-    review_blocker: str | None = None
+    review_refusal: str | None = None
     puzzle: dict[str, Any] | None = None
 
 
@@ -234,15 +234,13 @@ def offer_view(saved: SavedGame | None) -> dict[str, Any] | None:
     if saved is None:
         return None
     game = saved.game
-    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
     return {
         "rules": game.rules.name,
         "moves": game.move_count,
         "cleared": game.cleared,
         "elapsed": round(saved.elapsed, 3),
-        "text": (
-            f"Continue your {game.rules.name} game ({moves}, {game.cleared} of 28 cleared, "
-            f"{clock_text(saved.elapsed)})? Playing another deal instead counts it as a loss."
+        "text": continue_offer(
+            game.rules.name, game.move_count, game.cleared, clock_text(saved.elapsed)
         ),
     }
 
@@ -258,42 +256,30 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-COUNTS = (
-    "A game counts once it is won or given up. Restarting it, or playing another deal (or "
-    "continuing another saved game) after its first move, gives it up: that is a loss. Being "
-    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
-    "position) count as played, never for bests or streaks."
-)
-OFFERS = (
-    "Each new board offers to continue the last unfinished game of its rules; a first move on "
-    "another deal gives that game up."
-)
-
-
 def records_view(
     records: Records, *, saving: bool, losses: Sequence[FinishedGame] = ()
 ) -> dict[str, Any]:
     """One rules preset's records for the Records panel, with the sentences that say what
     counts (`saving` is False with store=None or a read-only database; `losses`: the latest
     lost games, so a player can see which games the losses were)."""
-    notes = [COUNTS]
+    notes = [RECORDS_COUNT]
     if records.losses:
-        notes.append(OFFERS)
+        notes.append(RECORDS_OFFER)
     if losses:
-        named = "; ".join(_lost_game(game) for game in losses)
-        notes.append(f"Latest losses: {named}.")
+        notes.append(
+            latest_losses([lost_game(g.deal_number, g.move_count, g.finished_at) for g in losses])
+        )
     if not saving:
-        notes.append("Saving is off: games on this board are not recorded.")
+        notes.append(SAVING_OFF)
     return {**records.to_dict(), "saving": saving, "notes": notes}
 
 
-def _lost_game(game: FinishedGame) -> str:
-    deal = f"deal {game.deal_number}" if game.deal_number is not None else "a chosen layout"
-    moves = f"{game.move_count} move{'s' if game.move_count != 1 else ''}"
-    return f"{deal}, left after {moves} on {game.finished_at:%d %b %H:%M}"
-
-
 REVIEWING = {"status": "reviewing"}
+
+
+def failed_view(what: str, error: Exception) -> dict[str, str]:
+    """What the board shows of a hint or a review (`what`) that failed."""
+    return {"status": "failed", "reason": failed(what, error)}
 
 
 def review_view(review: Review) -> dict[str, Any]:
@@ -335,30 +321,11 @@ def review_view(review: Review) -> dict[str, Any]:
     }
 
 
-CONTROLS_TEXT = (
-    "Tap a card in play to select it, then a partner to pair them (or drag one card onto the "
-    "other); tap a King to remove it. Tap the stock to draw, or to turn the waste over once "
-    "the stock is empty.{stock} Keys: arrows move, Enter or Space selects, D draws, R "
-    "recycles, U or Ctrl+Z undoes, H asks for a hint, N deals anew, P pauses, F goes full "
-    "screen, Esc clears the selection.{auto}"
-)
-
-
 def rules_view(rules: Rules, options: ViewOptions) -> dict[str, Any]:
     """The rules a view names and explains: the settings, and the Rules panel's sections
     (how to play under exactly these rules, then the controls)."""
-    stock = (
-        " With a card selected, tap the stock to pair it with the stock's top card."
-        if rules.stock_in_play
-        else ""
-    )
-    auto = (
-        " Auto-pair is on: a tap pairs a card with its first partner." if options.auto_pair else ""
-    )
-    sections = [
-        *rules.explained,
-        ("Controls", CONTROLS_TEXT.format(stock=stock, auto=auto)),
-    ]
+    controls = controls_text(stock_in_play=rules.stock_in_play, auto_pair=options.auto_pair)
+    sections = [*rules.explained, ("Controls", controls)]
     return {
         **_rules_summary(rules),
         "explained": [{"title": title, "text": text} for title, text in sections],
@@ -369,39 +336,28 @@ def _rules_summary(rules: Rules) -> dict[str, Any]:
     return {"name": rules.name, **rules.to_dict(), "passes_choice": rules.passes_text}
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-
-
 def controls_view(
-    game: Game, *, paused: bool, review_blocker: str | None, puzzle: bool = False
+    game: Game, *, paused: bool, review_refusal: str | None, puzzle: bool = False
 ) -> dict[str, dict[str, Any]]:
     """Which buttons can do something now, and for those that cannot, the sentence saying why
-    (a greyed button's tooltip). `review_blocker` is the session's word on the review."""
+    (a greyed button's tooltip). `review_refusal` is the session's word on the review."""
 
     def control(*reasons: str | None) -> dict[str, Any]:
         why = next((reason for reason in reasons if reason), None)
-        return {"enabled": why is None, "why": None if why is None else _sentence(why)}
+        return {"enabled": why is None, "why": None if why is None else sentence(why)}
 
-    won = "the game is won" if game.is_won else None
-    stuck = "no move is left" if game.outcome == "stuck" else None
+    won = ALREADY_WON if game.is_won else None
+    stuck = NO_MOVE_LEFT if game.outcome == "stuck" else None
     hold = PAUSED if paused else None
     return {
         "hint": control(won, stuck, hold, NO_HINTS_IN_PUZZLES if puzzle else None),
-        "undo": control(hold, None if game.can_undo else "nothing to undo"),
-        "redo": control(hold, None if game.can_redo else "nothing to redo"),
-        "recycle": control(hold, game.recycle_blocker),
+        "undo": control(hold, None if game.can_undo else NOTHING_TO_UNDO),
+        "redo": control(hold, None if game.can_redo else NOTHING_TO_REDO),
+        "recycle": control(hold, game.recycle_refusal),
         "pause": control(won),
-        "review": control(review_blocker),
-        "restart": control(
-            None if game.can_undo or game.can_redo else "no move has been played yet"
-        ),
+        "review": control(review_refusal),
+        "restart": control(None if game.can_undo or game.can_redo else NOTHING_PLAYED),
     }
-
-
-PAUSED = "the game is paused: resume to play"
-NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
-"""Why nothing moves during a pause (a refusal, and a greyed button's tooltip)."""
 
 
 def build_state(
@@ -433,7 +389,7 @@ def build_state(
         "controls": controls_view(
             game,
             paused=extras.paused,
-            review_blocker=extras.review_blocker,
+            review_refusal=extras.review_refusal,
             puzzle=extras.puzzle is not None,
         ),
         "puzzle": extras.puzzle,
@@ -459,7 +415,7 @@ def build_state(
             "score": game.score if rules.scoring else None,
             "can_undo": game.can_undo,
             "can_redo": game.can_redo,
-            "recycle_blocker": game.recycle_blocker,
+            "recycle_refusal": game.recycle_refusal,
             "outcome": game.outcome,
             "dead_end": options.dead_end_notice and game.is_dead_end,
         },

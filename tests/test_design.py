@@ -1,5 +1,6 @@
 """The design stays easy to see: no import cycles, the engine free of Jupyter, one home for the
-rule of a tap and for dropping stale results, no edition codes in what a player reads."""
+rule of a tap and for dropping stale results, every player sentence written in words.py, no
+edition codes in what a player reads."""
 
 from __future__ import annotations
 
@@ -154,8 +155,9 @@ def test_the_front_end_tests_absent_values_loosely():
 
 
 def test_the_front_end_keeps_no_copy_of_pythons_tables():
-    """Presets, option labels and help, pass choices and verdict words reach the front end in
-    the `catalog` trait; the JS must not spell any of them itself."""
+    """Presets, option labels and help, pass choices, verdict words and titles and the puzzle
+    filters reach the front end in the `catalog` trait, capitalised where they are shown so;
+    the JS must not spell any of them itself, nor capitalise words itself."""
     from pyramid_widget.view import catalog
 
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
@@ -166,11 +168,13 @@ def test_the_front_end_keeps_no_copy_of_pythons_tables():
         *(option[key] for option in tables["options"] for key in ("label", "help")),
         *(choice["label"] for choice in tables["passes"]),
         *(word for word in tables["verdicts"].values() if word != "won"),
+        *(title for title in tables["verdict_titles"].values() if title != "Won"),
         *(theme[key] for theme in tables["puzzles"]["themes"] for key in ("title", "meaning")),
-        *tables["puzzles"]["difficulties"],
+        *(level[key] for level in tables["puzzles"]["difficulties"] for key in ("id", "label")),
     ]
     copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
     assert not copied, copied
+    assert "toUpperCase" not in code, "words.capitalised is the one capitalising helper"
 
 
 def test_test_modules_share_helpers_instead_of_importing_one_another():
@@ -230,7 +234,6 @@ def test_a_protocol_table_that_differs_from_the_front_end_is_caught(monkeypatch)
 #: Modules allowed past the size limit, each with its reason.
 LONG_MODULES: dict[str, str] = {
     "pyramid_widget.solver.search": "being split along its proof (issue 57)",
-    "pyramid_widget.game": "its sentences are moving to words.py (issue 57)",
     "pyramid_widget.svg": "its essay and duck-typing are going (issue 57)",
 }
 MAX_LINES = 800
@@ -243,3 +246,175 @@ def test_no_module_of_the_package_is_over_800_lines():
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert set(long) <= set(LONG_MODULES), {m: n for m, n in long.items() if m not in LONG_MODULES}
+
+
+# ---------------------------------------------------------------------------- player sentences
+PROSE = re.compile(r"\b[A-Za-z][a-z']* [a-z']+ [a-z']+\b|\b[A-Za-z][a-z']* [A-Za-z][a-z']*[.!?]$")
+"""Prose: three words in a row, or two words ending a sentence ("Pyramid cleared!")."""
+
+SINKS: dict[str, tuple[int | str, ...]] = {
+    "IllegalMove": (0, "reason"),
+    "Hint": (3, "reason"),
+    "PlainLoss": (1, "sentence"),
+    "Choice": (3, "why"),
+    "Choice.of": (2, "why"),
+    "Verdict": (5, "sentence"),
+    "Theme": (1, 2, "title", "meaning"),
+    "_say": (1, "words"),
+}
+"""The calls whose text reaches a player, and which of their arguments (by position and by
+keyword) carries it: a refusal, a hint's reason, a plain loss, a puzzle's verdicts, a theme,
+what puzzle mode says."""
+
+READ_KEYS = {"why", "text", "reason", "summary", "prompt", "said", "notes", "title", "aria-label"}
+"""Keys of the view state (and of a picture's attributes) whose values a player reads."""
+
+NOT_FOR_PLAYERS = {
+    "__main__.py": "the command line's help and reports, for whoever runs it",
+    "puzzles/__main__.py": "the puzzle tools' help and reports, for whoever runs them",
+    "puzzles/verify.py": "the maintainers' check of puzzle files",
+    "solver/stats.py": "a winnability report, for whoever measures",
+    "store.py": "the records database: SQL, and warnings about its file to its owner",
+    "store_file.py": "the records database's file: warnings about it to its owner",
+    "records.py": "warnings about the records database to its owner",
+    "locks.py": "the records database's locks",
+    "schema.py": "the records database's SQL",
+    "rules.py:EDITIONS": "the source editions, for maintainers: a player never reads one",
+}
+"""What the scan leaves out (a module, or one top-level name of a module), and why."""
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+def _is_text(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def _text(node: ast.AST) -> str:
+    """A literal's text; an f-string's placeholders read as "{}"."""
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return node.value  # type: ignore[attr-defined]
+
+
+def player_sentences(source: str, leave_out: frozenset[str] = frozenset()) -> list[str]:
+    """The player sentences built in `source` ("line: text"), by this definition:
+
+    - a string literal or f-string given where a player reads it: an argument of a call in
+      `SINKS` in the place given there, or the value of a key in `READ_KEYS`;
+    - any other string literal or f-string that is prose (`PROSE`; an f-string's placeholders
+      read as "{}").
+
+    Not counted: docstrings; messages for programmers (under `raise` or `assert`, and in a
+    call to a class named ...Error, ...Exception or ...Warning, IllegalMove excepted: its
+    reason is the player's); a traitlets trait's `help=`; top-level names in `leave_out`.
+    """
+    tree = ast.parse(source)
+    # An f-string's literal parts are read with it, never alone.
+    skip = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+            for part in node.values}  # fmt: skip
+    found: list[str] = []
+
+    def leave(node: ast.AST) -> None:
+        skip.update(id(inner) for inner in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and _is_text(node.value):
+            leave(node)  # a docstring, or text that goes nowhere
+        if isinstance(node, ast.Raise | ast.Assert):
+            leave(node)
+        if isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            last = name.rpartition(".")[2]
+            if last != "IllegalMove" and re.search(r"(Error|Exception|Warning)$", last):
+                leave(node)
+            if name.startswith("traitlets."):
+                for keyword in node.keywords:
+                    if keyword.arg == "help":
+                        leave(keyword)
+            places = next((v for k, v in SINKS.items() if name == k or name.endswith("." + k)), ())
+            said = [a for n, a in enumerate(node.args) if n in places]
+            said += [k.value for k in node.keywords if k.arg in places]
+            found += [f"{a.lineno}: {_text(a)}" for a in said if _is_text(a)]
+            skip.update(id(a) for a in said)
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value in READ_KEYS and _is_text(value):
+                    found.append(f"{value.lineno}: {_text(value)}")
+                    skip.add(id(value))
+    for statement in tree.body:
+        targets = getattr(statement, "targets", None) or [getattr(statement, "target", None)]
+        names = {getattr(t, "id", None) for t in targets} | {getattr(statement, "name", None)}
+        if names & leave_out:
+            leave(statement)
+    for node in ast.walk(tree):
+        if id(node) not in skip and _is_text(node) and PROSE.search(_text(node)):
+            found.append(f"{node.lineno}: {_text(node)}")
+    return sorted(set(found), key=lambda line: int(line.partition(":")[0]))
+
+
+def test_every_player_sentence_is_written_in_words_py():
+    """What a player reads (the board, hints, reviews, puzzles, pictures) is written in
+    `words.py`, the one vocabulary; elsewhere code decides what to say. A player sentence is
+    what `player_sentences` finds; `NOT_FOR_PLAYERS` names what the scan leaves out."""
+    modules = {path.relative_to(PACKAGE).as_posix(): path for path in PACKAGE.rglob("*.py")}
+    for left_out in NOT_FOR_PLAYERS:
+        module, _, name = left_out.partition(":")
+        assert module in modules, f"{left_out} is left out, but there is no {module}"
+        assert not name or re.search(rf"^{name}\b", modules[module].read_text(), re.M), left_out
+    offenders = []
+    for module, path in sorted(modules.items()):
+        if module == "words.py" or module in NOT_FOR_PLAYERS:
+            continue
+        parts = (left_out.partition(":") for left_out in NOT_FOR_PLAYERS)
+        names = frozenset(name for where, _, name in parts if where == module and name)
+        source = path.read_text(encoding="utf-8")
+        offenders += [f"{module}:{line}" for line in player_sentences(source, names)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_sentence_finder_finds_sentences():
+    source = '''
+"""A docstring is no sentence a player reads."""
+EDITIONS = ("the notes of a maintainer",)
+def refuse(card, n):
+    """Nor is this one."""
+    raise IllegalMove("no")
+def hint():
+    Hint(None, "none", "winnable", "Won.")
+    Hint(None, "none", "winnable", WON_HINT)
+    PlainLoss("stuck", f"{n} moves and nothing left")
+    run._say("refused", sentence(why))
+    board = {"why": "Paused", "kind": "pair", "class": "pw-card pw-back"}
+    status = f"Pass {n} of {m}"
+    title = "Pyramid cleared!"
+    raise ValueError("this message is for programmers")
+    assert n, "and so is this one"
+    note = "this one reads like prose"
+'''
+    assert [line.partition(":")[0] for line in player_sentences(source)] == [
+        "3", "6", "8", "10", "12", "14", "17",
+    ]  # fmt: skip
+    assert "3: the notes of a maintainer" not in player_sentences(source, frozenset({"EDITIONS"}))
+
+
+def test_words_are_capitalised_in_one_place():
+    """`words.capitalised` is the one capitalising helper (the front end receives words
+    capitalised: see test_the_front_end_keeps_no_copy_of_pythons_tables)."""
+    pattern = re.compile(r"\.capitalize\(\)|\[:1\]\.upper\(\)|\[0\]\.upper\(\)")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "words.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not offenders, offenders

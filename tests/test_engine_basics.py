@@ -156,7 +156,7 @@ def test_daily_deal():
 
 def test_random_deals_are_numbered_so_they_can_be_shared():
     game = Game.random("open-stock")
-    assert Game.from_code(game.deal_id).layout == game.layout
+    assert Game.from_code(game.deal_code).layout == game.layout
 
 
 def test_build_layout_puts_chosen_cards_in_place():

@@ -13,8 +13,9 @@ from helpers import cards_named
 
 from pyramid_widget import IllegalMove, Move, puzzles, solve
 from pyramid_widget.intents import Desk
-from pyramid_widget.session import NO_PUZZLE, GameSession
+from pyramid_widget.session import GameSession
 from pyramid_widget.view import NO_HINTS_IN_PUZZLES
+from pyramid_widget.words import NO_PUZZLE
 
 
 def board(**kwargs) -> GameSession:

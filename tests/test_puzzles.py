@@ -22,7 +22,7 @@ from pyramid_widget import Game, IllegalMove, Move, Rules, hint, puzzles, solve
 from pyramid_widget.cards import LYING_ON, PYRAMID_SIZE
 from pyramid_widget.puzzles import THEMES, Measures, Puzzle, PuzzleSet, mine
 from pyramid_widget.puzzles.losses import plain_loss
-from pyramid_widget.puzzles.players import after, greedy_choices, uncovered
+from pyramid_widget.puzzles.players import after, greedy_choices
 from pyramid_widget.puzzles.rating import DEPTH_CAP, DIFFICULTIES, difficulty
 from pyramid_widget.puzzles.themes import Evidence, detect
 from pyramid_widget.view import build_state
@@ -188,8 +188,8 @@ def test_each_theme_means_what_its_definition_says():
             if a.kind == b.kind == "pair" and len(set(a.cards) & set(b.cards)) == 1
         ]
         frees_more = any(
-            set(uncovered(game, a)) - set(uncovered(game, b))
-            and len(uncovered(game, a)) >= len(uncovered(game, b))
+            set(game.uncovered_by(a)) - set(game.uncovered_by(b))
+            and len(game.uncovered_by(a)) >= len(game.uncovered_by(b))
             for a, b in shared
         )
         assert ("uncover-more" in themes) == frees_more, puzzle.id

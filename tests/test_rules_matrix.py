@@ -175,7 +175,7 @@ def test_nothing_in_the_waste_to_recycle():
         game.draw()
         game.play(f"{first}+{partners[first[0]]}{first[1]}")
     assert game.stock_count == 0 and game.waste == ()
-    assert game.recycle_blocker == "nothing in the waste to recycle"
+    assert game.recycle_refusal == "nothing in the waste to recycle"
     assert refusal(game, "recycle") == "nothing in the waste to recycle"
 
 

@@ -92,9 +92,9 @@ def test_position_code_round_trips_mid_game():
 
 def test_deal_code_of_a_numbered_deal():
     game = Game.deal(77, "one-recycle")
-    assert game.deal_id == "one-recycle#77"
+    assert game.deal_code == "one-recycle#77"
     assert Game.from_code("one-recycle#77").layout == game.layout
-    assert Game.from_layout(game.layout).deal_id.startswith("pw1:classic:")
+    assert Game.from_layout(game.layout).deal_code.startswith("pw1:classic:")
 
 
 @pytest.mark.parametrize(

@@ -163,7 +163,7 @@ def test_a_save_that_names_a_numbered_deal_starts_at_that_deals_start():
     data["moves"], data["redo"] = [], []
     with pytest.raises(ValueError, match="starts at its deal's start"):
         Game.from_json(json.dumps(data))
-    assert Game.from_json(game.to_json()).deal_id == "classic#42"
+    assert Game.from_json(game.to_json()).deal_code == "classic#42"
 
 
 # ------------------------------------------------------------------ moves and layouts

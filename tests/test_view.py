@@ -35,7 +35,7 @@ def test_a_fresh_deal_shows_the_pyramid_with_its_bottom_row_in_play():
         "score": None,
         "can_undo": False,
         "can_redo": False,
-        "recycle_blocker": "recycling unlocks once the stock is empty",
+        "recycle_refusal": "recycling unlocks once the stock is empty",
         "outcome": None,
         "dead_end": False,
     }
@@ -107,23 +107,23 @@ def test_no_unseen_card_ever_reaches_the_view(rules):
 def test_a_layout_deal_keeps_its_code_back_until_the_game_is_won():
     """A layout's deal code spells out the whole deck, unseen stock included."""
     game = Game.from_layout(LAYOUT, "open-stock")
-    assert state_of(game)["deal"] == {"id": None, "number": None, "proven": None}
+    assert state_of(game)["deal"] == {"code": None, "number": None, "proven": None}
     for move in SOLUTION:
         game.play(move)
     state = state_of(game)
     assert state["status"]["outcome"] == "won" and state["status"]["cleared"] == 28
-    assert state["deal"]["id"] == game.deal_id
+    assert state["deal"]["code"] == game.deal_code
     assert state["legal"] == []
 
 
 def test_a_numbered_deal_is_named_by_its_number_once_chosen_or_over():
     game = Game.deal(42, "one-recycle")
     chosen = Extras(deal_chosen=True)
-    named = {"id": "one-recycle#42", "number": 42, "proven": None}
+    named = {"code": "one-recycle#42", "number": 42, "proven": None}
     assert state_of(game, extras=chosen)["deal"] == named
     # A deal the player did not choose (a random one) stays anonymous while cards are unseen:
     # its number would rebuild the whole stock.
-    assert state_of(game)["deal"] == {"id": None, "number": None, "proven": None}
+    assert state_of(game)["deal"] == {"code": None, "number": None, "proven": None}
     while game.stock_count:
         game.draw()
     assert state_of(game)["deal"] == named  # every card seen: nothing left to hide
@@ -145,7 +145,7 @@ def test_a_stuck_game_says_so_and_still_offers_undo():
         game.play(game.legal_moves()[0])
     status = state_of(game)["status"]
     assert status["outcome"] == "stuck" and status["can_undo"] is True
-    assert status["recycle_blocker"] == "no recycles left"
+    assert status["recycle_refusal"] == "no recycles left"
 
 
 def test_versions_events_and_options_travel_with_the_state():

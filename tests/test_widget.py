@@ -13,9 +13,9 @@ import pytest
 from helpers import LAYOUT, Front, cards_named
 
 from pyramid_widget import Card, Game, IllegalMove, Rules, build_layout
-from pyramid_widget.intents import STALE
 from pyramid_widget.view import MoveEvent
 from pyramid_widget.widget import PyramidWidget
+from pyramid_widget.words import STALE
 
 
 @pytest.fixture
@@ -121,7 +121,7 @@ def test_new_deal_and_restart_by_message(widget, front):
     assert widget.state["event"]["action"] == "restart"
     assert front.intent("new", number=7)["ok"]
     assert widget.game.deal_number == 7 and widget.game.rules == Rules.preset("open-stock")
-    assert widget.state["deal"] == {"id": "open-stock#7", "number": 7, "proven": None}
+    assert widget.state["deal"] == {"code": "open-stock#7", "number": 7, "proven": None}
     assert front.intent("new")["ok"]
     assert widget.game.deal_number is not None
 

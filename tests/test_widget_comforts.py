@@ -188,17 +188,17 @@ def test_deals_by_date_and_code_and_sharing_the_current_one():
     assert front.intent("new", daily=True)["ok"]
     assert widget.game.layout == deal_for_date(None, "classic").layout
     shared = front.intent("share")
-    assert shared["ok"] and shared["code"] == widget.game.deal_id
+    assert shared["ok"] and shared["code"] == widget.game.deal_code
     widget.new_deal(9)
     assert front.intent("new", code=shared["code"])["ok"]
-    assert widget.game.deal_id == shared["code"]
+    assert widget.game.deal_code == shared["code"]
     played = Game.from_layout(LAYOUT, "open-stock")
     played.play("Kc")
     assert front.intent("new", code=played.code)["ok"]  # a position code: the game goes on
     assert widget.moves == [] and widget.state["status"]["cleared"] == 1
     bad = front.intent("new", code="pyramid-nonsense")
     assert not bad["ok"] and "code" in bad["reason"]
-    assert widget.share() == widget.game.deal_id
+    assert widget.share() == widget.game.deal_code
 
 
 def test_the_rules_menu_applies_from_the_next_deal():

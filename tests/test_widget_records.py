@@ -14,11 +14,10 @@ import pytest
 from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
 from pyramid_widget import Game, IllegalMove, Move, Review
-from pyramid_widget.intents import NOTHING_TO_CONTINUE
-from pyramid_widget.review_mode import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
 from pyramid_widget.store import NullStore, Store, default_path
 from pyramid_widget.view import REVIEWING
 from pyramid_widget.widget import PyramidWidget
+from pyramid_widget.words import NO_REVIEW, NOTHING_TO_CONTINUE, NOTHING_TO_REVIEW, REVIEW_LOCKED
 
 session_module = importlib.import_module("pyramid_widget.session")
 

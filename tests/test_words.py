@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import Card, Game, Move, hint, review
-from pyramid_widget import game as engine
+from pyramid_widget import words as vocabulary
 from pyramid_widget.rules import PRESETS, Rules
 from pyramid_widget.session import GameSession
 from pyramid_widget.view import catalog, rules_view
@@ -33,7 +33,7 @@ def test_cards_and_moves_have_a_players_form_beside_their_notation():
 
 
 def test_no_refusal_speaks_in_notation():
-    refusals = [value for name, value in vars(engine).items() if name.isupper() and
+    refusals = [value for name, value in vars(vocabulary).items() if name.isupper() and
                 isinstance(value, str)]  # fmt: skip
     assert len(refusals) >= 15
     for words in refusals:
@@ -97,7 +97,7 @@ def test_everything_the_board_says_in_sentences_names_cards_in_symbols():
         assert not notation_in(sentence), sentence
     # Code-facing fields keep notation.
     assert all(Move.parse(row["move"]) for row in state["review"]["rows"])
-    assert state["controls"]["hint"] == {"enabled": False, "why": "The game is won."}
+    assert state["controls"]["hint"] == {"enabled": False, "why": "The game is already won."}
 
 
 @pytest.mark.parametrize("rules", RULES)

@@ -1,4 +1,4 @@
-"""Losses a player can see without searching, each with the sentence that explains it.
+"""Losses a player can see without searching, each with the sentence that explains it (`words`).
 
 The solver proves a move loses by covering every line; a player wants a reason. Four checks
 find the reasons that need no search, and each is sound (it fires only on a lost position), so
@@ -22,13 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..cards import LYING_ON, RANK_NAMES, Card
+from .. import words
+from ..cards import LYING_ON, Card
 from ..game import Game
-from ..words import join_words
 
 LossKind = Literal["trapped", "shortage", "dead end", "stuck"]
-
-_COUNT_WORDS = ("no", "one", "two", "three", "four")
 
 
 @dataclass(frozen=True)
@@ -40,24 +38,6 @@ class PlainLoss:
     kind: LossKind
     sentence: str
     card: Card | None = None
-
-
-def rank_word(value: int, count: int = 1) -> str:
-    """A value in words, singular or plural: "Four", "Fours", "Sixes". (Words, not "4s",
-    which would read as the card 4♠ in notation.)
-
-    >>> rank_word(4, 2), rank_word(1), rank_word(6, 3)
-    ('Fours', 'Ace', 'Sixes')
-    """
-    word = RANK_NAMES[value - 1]
-    if count == 1:
-        return word
-    return word + ("es" if word.endswith("x") else "s")
-
-
-def count_word(count: int) -> str:
-    """Small counts in words (a pyramid holds at most four cards of a value)."""
-    return _COUNT_WORDS[count] if count < len(_COUNT_WORDS) else str(count)
 
 
 def plain_loss(game: Game) -> PlainLoss | None:
@@ -90,7 +70,7 @@ def _trapped(game: Game) -> PlainLoss | None:
         if all(j in LYING_ON[i] or i in LYING_ON[j] for j, _ in partners):
             on = [other for j, other in partners if j in LYING_ON[i]]
             under = [other for j, other in partners if i in LYING_ON[j]]
-            return PlainLoss("trapped", _trapped_sentence(card, on, under), card)
+            return PlainLoss("trapped", words.trapped(card, on, under), card)
     if game.rules.win == "deck":
         seen = game.seen
         for card in rest:
@@ -98,30 +78,8 @@ def _trapped(game: Game) -> PlainLoss | None:
                 continue
             others = [*pyramid.values(), *(rest if game.rules.stock_in_play else ())]
             if not any(other.pairs_with(card) for other in others):
-                need = rank_word(13 - card.value)
-                return PlainLoss("trapped", f"the {card.symbol} can never leave: no {need} is left")
+                return PlainLoss("trapped", words.no_partner_left(card))
     return None
-
-
-def _trapped_sentence(card: Card, on: list[Card], under: list[Card]) -> str:
-    need = 13 - card.value
-    head = f"the {card.symbol} can never leave: "
-    total = len(on) + len(under)
-    if total == 0:
-        return head + f"no {rank_word(need)} is left to take it"
-    names = join_words([other.symbol for other in sorted(on + under)])
-    if total == 1:
-        where = "on" if on else "under"
-        return head + f"the only {rank_word(need)} left, {names}, lies {where} it"
-    if on and under:
-        return head + (
-            f"of the {rank_word(need, 2)} left, {join_words([c.symbol for c in sorted(on)])} "
-            f"{'lies' if len(on) == 1 else 'lie'} on it and "
-            f"{join_words([c.symbol for c in sorted(under)])} under it"
-        )
-    many = "both" if total == 2 else f"all {count_word(total)}"
-    where = "on" if on else "under"
-    return head + f"{many} {rank_word(need, 2)} left lie {where} it ({names})"
 
 
 def _shortage(game: Game) -> PlainLoss | None:
@@ -131,26 +89,13 @@ def _shortage(game: Game) -> PlainLoss | None:
         in_pyramid = sum(card.value == value for card in pyramid.values())
         partners = sum(card.value == 13 - value for card in cards)
         if in_pyramid > partners:
-            take = "it" if in_pyramid == 1 else "them"
-            have = (
-                f"no {rank_word(13 - value)} is"
-                if partners == 0
-                else f"only {count_word(partners)} {rank_word(13 - value, partners)} "
-                f"{'is' if partners == 1 else 'are'}"
-            )
-            return PlainLoss(
-                "shortage",
-                f"the pyramid still holds {count_word(in_pyramid)} "
-                f"{rank_word(value, in_pyramid)}, but {have} left to take {take}",
-            )
+            return PlainLoss("shortage", words.short_of_partners(value, in_pyramid, partners))
     return None
 
 
 def _dead_end(game: Game) -> PlainLoss | None:
     if not game.legal_moves():
-        return PlainLoss("stuck", "no move is left")
+        return PlainLoss("stuck", words.NO_MOVE_LEFT)
     if game.is_dead_end:
-        return PlainLoss(
-            "dead end", "nothing in play pairs, and no card still to come fits the pyramid"
-        )
+        return PlainLoss("dead end", words.DEAD_END)
     return None

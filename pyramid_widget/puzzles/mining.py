@@ -21,10 +21,9 @@ What makes a position a puzzle (`judge`):
 Each deal is mined by `mine_deal`, a plain top-level function of one picklable `DealTask`, so
 any `concurrent.futures` executor (a process pool, a dask client's executor) can run it; the
 result depends on nothing but the task and the solver's verdicts (which are exact: a faster
-solver finds the same puzzles). The one exception is the solver's time limit: a solve
-that runs out of time skips its position (counted in `DealMined.undecided`), and a slower
-machine might run out where a faster one does not. With the default 20 s per solve no mining
-run so far has met one (the command line prints the count).
+solver finds the same puzzles). The one exception is the solver's time limit: a solve that
+runs out of time skips its position (counted in `DealMined.undecided`, which the command line
+prints), and a slower machine might run out where a faster one does not.
 """
 
 from __future__ import annotations

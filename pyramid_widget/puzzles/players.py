@@ -13,7 +13,6 @@ is a share, not a coin toss.
 
 from __future__ import annotations
 
-from ..cards import Card
 from ..deals import splitmix64
 from ..game import Game, Move
 
@@ -32,12 +31,6 @@ def after(game: Game, move: Move | str) -> Game:
     return trial
 
 
-def uncovered(game: Game, move: Move) -> tuple[Card, ...]:
-    """The pyramid cards ``move`` frees (covered before it, in play after it)."""
-    before = set(game.exposed)
-    return tuple(card for card in after(game, move).exposed if card not in before)
-
-
 def greedy_choices(game: Game) -> list[Move]:
     """The removals that uncover the most pyramid cards (all of them when tied). In the
     teaching notebook's lesson 3 each 8 frees one card, so greedy play is a coin toss:
@@ -54,7 +47,7 @@ def greedy_choices(game: Game) -> list[Move]:
     moves = removals(game)
     if not moves:
         return []
-    freed = {move: len(uncovered(game, move)) for move in moves}
+    freed = {move: len(game.uncovered_by(move)) for move in moves}
     most = max(freed.values())
     return [move for move in moves if freed[move] == most]
 

@@ -13,11 +13,10 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
-from .. import svg
+from .. import svg, words
 from ..deals import check_deal_number
 from ..game import Game, Move
 from ..rules import Rules
-from .losses import count_word
 from .players import REMOVALS
 from .rating import Difficulty, Measures, difficulty
 from .themes import THEMES
@@ -205,9 +204,7 @@ class Puzzle:
     @property
     def task(self) -> str:
         """What to find, for the player."""
-        if len(self.answers) == 1:
-            return "Find the one removal that keeps the win."
-        return f"{count_word(len(self.answers)).capitalize()} removals keep the win: find one."
+        return words.puzzle_task(len(self.answers))
 
     @property
     def theme_titles(self) -> tuple[str, ...]:
@@ -259,8 +256,8 @@ class Puzzle:
         parsed = Move.parse(move)
         choice = self.choice(parsed)
         if choice is None:
-            refusal = self.game().refusal(parsed) or "it is not one of this position's moves"
-            sentence = f"{parsed.text} is not possible here: {refusal}."
+            refusal = self.game().refusal(parsed) or words.NOT_THIS_POSITIONS
+            sentence = words.not_possible(parsed.text, refusal)
             return Verdict(str(parsed), parsed.text, False, False, False, sentence)
         right = choice in self.answers
         return Verdict(choice.move, choice.text, True, right, choice.keeps_win, choice.why)

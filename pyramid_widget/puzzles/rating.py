@@ -13,8 +13,8 @@ A puzzle's measures (`Measures`):
   within `STEP_CAP` moves counts as the cap).
 
 None of them depends on how the solver searches (only on its verdicts, which are exact), so a
-faster solver rates every puzzle the same. (The solver's node counts were left out for that
-reason: they fall as it gets faster.)
+faster solver rates every puzzle the same. (No node count of the solver is a measure for that
+reason: node counts fall as the solver gets faster.)
 
 Why no fair-hint player: on a fair puzzle a fair hint never goes wrong. With every card seen it
 is the exact solver, and with a few unseen cards it tries every order of them, in each of which

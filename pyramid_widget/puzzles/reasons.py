@@ -1,4 +1,4 @@
-"""The sentences a player reads: why an answer keeps the win, and why a losing move loses.
+"""Why an answer keeps the win, and why a losing move loses (the sentences are `words`').
 
 A losing move is explained by the plainest true reason found: a plain loss right after it
 (`losses`), else the idea of its theme (the partner that frees more, the waste card another card
@@ -7,15 +7,10 @@ needs), else the solver's verdict in words. Only cards the player has seen are n
 
 from __future__ import annotations
 
+from .. import words
 from ..cards import Card
 from ..game import Game, Move
-from ..words import join_words
-from .players import uncovered
 from .themes import Evidence, keeps_waste, shared_card, uncovers_more
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + "."
 
 
 def _seen(game: Game, notation: str) -> Card | None:
@@ -26,25 +21,21 @@ def _seen(game: Game, notation: str) -> Card | None:
 def answer_reason(evidence: Evidence, answer: Move) -> str:
     """Why ``answer`` is right, e.g. "8♦ + 5♣ keeps the win: it frees 9♦."."""
     game = evidence.game
-    if answer.kind == "king":
-        text = f"{answer.text} keeps the win: a King goes alone, so taking it costs nothing"
-    else:
-        text = f"{answer.text} keeps the win"
-    freed = uncovered(game, answer)
-    if freed:
-        text += ("; it frees " if answer.kind == "king" else ": it frees ") + join_words(
-            [card.symbol for card in freed]
-        )
     top = game.waste_top
+    waste_kept = None
     for loser in evidence.losers:
         partner = keeps_waste(evidence, loser)
         better = _seen(game, partner) if partner else None
         if top is not None and better is not None:
-            text += f", and the {top.symbol} stays on the waste for the {better.symbol}"
+            waste_kept = (top.symbol, better.symbol)
             break
-    if any(loser.kind == "recycle" for loser in evidence.losers):
-        text += "; the recycle can wait"
-    return _sentence(text)
+    return words.keeps_the_win(
+        answer.text,
+        king=answer.kind == "king",
+        freed=[card.symbol for card in game.uncovered_by(answer)],
+        waste_kept=waste_kept,
+        recycle_waits=any(loser.kind == "recycle" for loser in evidence.losers),
+    )
 
 
 def loser_reason(evidence: Evidence, loser: Move) -> str:
@@ -52,40 +43,21 @@ def loser_reason(evidence: Evidence, loser: Move) -> str:
     Fours left lie on it (4♠ and 4♣)."."""
     game = evidence.game
     loss = evidence.losses.get(loser)
-    if loser.kind == "draw":
-        head = "after drawing,"
-    elif loser.kind == "recycle":
-        head = "after recycling,"
-    else:
-        head = f"after {loser.text}"
     if loss is not None:
-        return _sentence(f"{head} {loss.sentence}")
+        return words.lost_plainly(loser.kind, loser.text, loss.sentence)
     for answer in evidence.answers:
         if uncovers_more(game, answer, loser):
             card = shared_card(answer, loser)
             (partner,) = (other for other in answer.cards if other != card)
-            freed = join_words([c.symbol for c in uncovered(game, answer)])
-            return _sentence(
-                f"after {loser.text} the deal can no longer be won: the {card.symbol} should go "
-                f"with the {partner.symbol}, which frees {freed}"
-            )
+            freed = [c.symbol for c in game.uncovered_by(answer)]
+            return words.lost_partner(loser.text, card.symbol, partner.symbol, freed)
     partner = keeps_waste(evidence, loser)
     better = _seen(game, partner) if partner else None
     if better is not None and game.waste_top is not None:
-        return _sentence(
-            f"after {loser.text} the deal can no longer be won: keep the "
-            f"{game.waste_top.symbol} on the waste for the {better.symbol}"
-        )
+        return words.lost_waste_card(loser.text, game.waste_top.symbol, better.symbol)
     if loser.kind == "recycle":
-        return _sentence(
-            "recycling now loses: the waste comes back in the same order, and from the next "
-            "pass on no line wins"
-        )
+        return words.RECYCLE_LOSES
     if loser.kind == "draw":
         top = game.waste_top
-        covered = f"the {top.symbol} goes under the next card, and " if top else ""
-        return _sentence(f"drawing now loses: {covered}no line wins after that")
-    return _sentence(
-        f"after {loser.text} the deal can no longer be won, however you play on: the solver "
-        "checked every line"
-    )
+        return words.draw_loses(top.symbol if top else None)
+    return words.lost_deeper(loser.text)

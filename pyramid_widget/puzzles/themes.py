@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .. import words
 from ..game import RECYCLE, Game, Move
 from .losses import PlainLoss
-from .players import uncovered
 
 
 @dataclass(frozen=True)
@@ -44,45 +44,7 @@ class Theme:
 
 
 THEMES: dict[str, Theme] = {
-    theme.id: theme
-    for theme in (
-        Theme(
-            "uncover-more",
-            "Pick the partner that uncovers more",
-            "A card has two partners: the right one frees a card that the other leaves covered.",
-        ),
-        Theme(
-            "trapped",
-            "A card trapped under its partners",
-            "The wrong move takes away the last partner a card could ever meet: every partner "
-            "left lies on it or under it.",
-        ),
-        Theme(
-            "keep-waste",
-            "Keep the waste card for a better partner",
-            "The waste card can wait: another card needs it more.",
-        ),
-        Theme(
-            "pass-reserve",
-            "Keep a pass in reserve",
-            "Recycling now is too soon: use what is in play first.",
-        ),
-        Theme(
-            "kings",
-            "Kings at once",
-            "A King goes alone and never costs anything: take it.",
-        ),
-        Theme(
-            "short-of-partners",
-            "Save the partners the pyramid needs",
-            "The wrong move spends a card that a pyramid card needed as its partner.",
-        ),
-        Theme(
-            "look-ahead",
-            "Look further ahead",
-            "No simple idea shows the loss: it lies further on.",
-        ),
-    )
+    id: Theme(id, title, meaning) for id, (title, meaning) in words.THEME_WORDS.items()
 }
 """Every theme, in the order puzzles list them."""
 
@@ -112,7 +74,7 @@ def uncovers_more(game: Game, answer: Move, loser: Move) -> bool:
     """The ``uncover-more`` test for one answer and one losing move."""
     if shared_card(answer, loser) is None:
         return False
-    freed, other = set(uncovered(game, answer)), set(uncovered(game, loser))
+    freed, other = set(game.uncovered_by(answer)), set(game.uncovered_by(loser))
     return bool(freed - other) and len(freed) >= len(other)
 
 

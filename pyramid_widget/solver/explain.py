@@ -1,4 +1,5 @@
-"""Words for a hint, and a sensible move when the solver has no verdict.
+"""What a hint says about a move (the words are `words`'), and a sensible move when the
+solver has no verdict.
 
 Everything here looks only at cards the player can see in play (the pyramid, the waste top, a
 face-up stock top) and at the move itself, so a fair hint's words never give away an unseen
@@ -7,27 +8,18 @@ card.
 
 from __future__ import annotations
 
+from .. import words
 from ..cards import Card
 from ..game import Game, Move
-from ..words import join_words
 
 
-def where(game: Game, card: Card) -> str:
-    """Where a card in play lies, for a sentence: "from the waste", "from the stock", or ""
-    for a pyramid card (the board shows where those are)."""
+def _pile(game: Game, card: Card) -> str | None:
+    """The pile a card in play lies on, or None for a pyramid card."""
     if card == game.waste_top:
-        return " from the waste"
+        return "waste"
     if card == game.stock_top:
-        return " from the stock"
-    return ""
-
-
-def uncovered(game: Game, move: Move) -> list[Card]:
-    """Pyramid cards that this move exposes (they were covered before it)."""
-    after = game.copy()
-    after.play(move)
-    before = set(game.exposed)
-    return [card for card in after.exposed if card not in before]
+        return "stock"
+    return None
 
 
 def _partners_after(game: Game, move: Move, card: Card, known: frozenset[Card]) -> list[Card]:
@@ -54,34 +46,20 @@ def describe(game: Game, move: Move, *, fair: bool = False) -> str:
     """
     known = game.seen if fair else frozenset(game.cards)
     if move.kind == "draw":
-        left = game.stock_count
-        card = "the last card" if left == 1 else "the next card"
-        if not any(m.kind in ("pair", "king") for m in game.legal_moves()):
-            return f"draw {card} from the stock (nothing in play pairs now)"
-        return f"draw {card} from the stock rather than pair now"
+        pairs_open = any(m.kind in ("pair", "king") for m in game.legal_moves())
+        return words.draw_advice(last=game.stock_count == 1, pairs_open=pairs_open)
     if move.kind == "recycle":
-        passes = game.rules.passes
-        total = "" if passes is None else f" of {passes}"
-        return f"the stock is empty: turn the waste over for pass {game.pass_number + 1}{total}"
-    if move.kind == "king":
-        (king,) = move.cards
-        head = f"remove {king.symbol}{where(game, king)}"
-    else:
-        a, b = sorted(move.cards, key=lambda card: where(game, card) == "")
-        head = f"pair {a.symbol}{where(game, a)} with {b.symbol}{where(game, b)}"
-    opened = uncovered(game, move)
+        return words.recycle_advice(game.pass_number + 1, game.rules.passes)
+    cards = sorted(move.cards, key=lambda card: _pile(game, card) is None)  # piles first
+    advice = words.removal_advice([words.card_from(card, _pile(game, card)) for card in cards])
+    opened = game.uncovered_by(move)
     if not opened:
-        return head
-    parts = []
+        return advice
+    freed = []
     for card in opened:
         partners = _partners_after(game, move, card, known)
-        if card.is_king:
-            parts.append(f"{card.symbol}, which can then go alone")
-        elif partners:
-            parts.append(f"{card.symbol}, which then pairs with {partners[0].symbol}")
-        else:
-            parts.append(card.symbol)
-    return f"{head}: it frees {join_words(parts)}"
+        freed.append(words.freed_card(card, partners[0] if partners else None))
+    return words.frees(advice, freed)
 
 
 def sensible_order(game: Game, moves: list[Move]) -> list[Move]:
@@ -98,7 +76,7 @@ def sensible_order(game: Game, moves: list[Move]) -> list[Move]:
             return (
                 1,
                 -len(from_pyramid),
-                -len(uncovered(game, move)),
+                -len(game.uncovered_by(move)),
                 min(from_pyramid, default=99),
             )
         return (2,) if move.kind == "draw" else (3,)

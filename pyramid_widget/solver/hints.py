@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .. import svg
+from .. import svg, words
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
 from .budget import nodes_for, seconds_limit
@@ -81,16 +81,10 @@ def _hint(game: Game, fair: bool, time_limit: float) -> Hint:
     """The hint itself (see `hint`)."""
     time_limit = seconds_limit("time_limit", time_limit, unlimited=False)
     if game.is_won:
-        return Hint(None, "none", "winnable", "The game is won.", 1.0)
+        return Hint(None, "none", "winnable", words.WON_HINT, 1.0)
     moves = game.legal_moves()
     if not moves:
-        return Hint(
-            None,
-            "none",
-            "unwinnable",
-            "No move is left: undo, restart the deal or start a new one.",
-            0.0,
-        )
+        return Hint(None, "none", "unwinnable", words.STUCK_HINT, 0.0)
     unseen = _unseen_places(game)
     if fair and unseen:
         return _fair_hint(game, moves, unseen, time_limit)
@@ -116,17 +110,13 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
         line = solver.solve(problem.start, deadline=deadline)
     except SearchTimeout:
         move = sensible_order(game, moves)[0]
-        reason = f"{_capital(describe(game, move))}. No verdict in time: this is a sensible move."
-        return Hint(str(move), move.kind, "unknown", reason, None)
+        return Hint(str(move), move.kind, "unknown", words.untimed_hint(describe(game, move)))
     if line is None:
         move = sensible_order(game, moves)[0]
-        reason = (
-            "This deal cannot be won from here: undo to an earlier position, or play on "
-            f"({describe(game, move)})."
-        )
+        reason = words.unwinnable_hint(describe(game, move))
         return Hint(str(move), move.kind, "unwinnable", reason, 0.0)
     move = Move.parse(line[0])
-    reason = f"{_capital(describe(game, move))}. It can be won: {len(line)} moves to the win."
+    reason = words.winnable_hint(describe(game, move), len(line))
     return Hint(str(move), move.kind, "winnable", reason, 1.0)
 
 
@@ -184,66 +174,25 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
     ordered = sensible_order(game, moves)
     if not decided:
         move = ordered[0]
-        reason = (
-            f"{_capital(describe(game, move, fair=True))}. With {_cards(len(hidden))} unseen "
-            "there was no time to weigh the odds: this is a sensible move."
-        )
+        reason = words.unweighed_hint(describe(game, move, fair=True), len(hidden))
         return Hint(str(move), move.kind, "unknown", reason, None)
     best = max(ordered, key=lambda move: wins[str(move)])  # ties: the most sensible one
     share = wins[str(best)] / decided
     every = exhaustive and decided == len(arrangements)
     verdict: Verdict = "winnable" if every and share == 1.0 else "unknown"
-    odds = _odds(game, len(hidden), wins[str(best)], decided, every, tried - decided)
-    words = describe(game, best, fair=True)
-    if wins[str(best)] == 0:
-        return Hint(str(best), best.kind, verdict, f"{odds} Best try: {words}.", share)
-    return Hint(str(best), best.kind, verdict, f"{_capital(words)}. {odds}", share)
-
-
-def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
-
-
-def _odds(game: Game, unseen: int, won: int, decided: int, every: bool, unsettled: int) -> str:
-    """How good the hinted move is, in words a player uses, with the counts behind them. The
-    unseen cards all lie in the stock; when the stock also holds cards already seen (turned
-    up before an undo, or its face-up top), the sentence says so, so that its count and the
-    board's stock count do not seem to disagree."""
-    where = "unseen cards"
-    seen_there = game.stock_count - unseen
-    if seen_there:
-        where = f"unseen cards of the {game.stock_count} in the stock"
-    if every and won == decided:
-        return f"It wins whatever order the {unseen} {where} are in."
-    if won == 0:
-        odds = (
-            f"The deal looks lost from here: no move won in any of the {decided} ways "
-            f"the {unseen} {where} could lie that were tried."
-        )
-    elif decided < 5:  # too few to put a word on
-        ways = "possible orders" if every else "ways tried"
-        odds = f"It won in {won} of the {decided} {ways} for the {unseen} {where}."
-    else:
-        share = won / decided
-        likely = (
-            "Very likely to win" if share >= 0.9
-            else "Likely to win" if share >= 0.6
-            else "About an even chance" if share >= 0.4
-            else "Unlikely to win"
-        )  # fmt: skip
-        ways = "possible orders" if every else "ways tried"
-        odds = f"{likely}: it won in {won} of the {decided} {ways} for the {unseen} {where}."
-    if unsettled:
-        odds += f" ({unsettled} more could not be settled in the time.)"
-    return odds
+    won = wins[str(best)]
+    odds = words.odds(
+        len(hidden), game.stock_count, won, decided, every=every, unsettled=tried - decided
+    )
+    reason = words.weighed_hint(describe(game, best, fair=True), odds, won_any=won > 0)
+    return Hint(str(best), best.kind, verdict, reason, share)
 
 
 def _search(solver: Solver, state: tuple[int, int, int, int], budget: int) -> list[str] | None:
     """One of a hint's many small searches, each within a node budget. The work of the
     relaxed check and of the apex rule at each recycle is not counted in nodes, and in such
     small searches it costs more time than the nodes it saves, so the first is given a small
-    budget and the second is left out (fair hints on 300 positions of random play: p99 109 ms
-    with the apex rule at recycles, 86 ms without). Neither changes a verdict once decided.
+    budget and the second is left out. Neither changes a verdict once decided.
     """
     return solver.solve(
         state, node_limit=budget, relaxed_budget=_HINT_RELAXED, apex_at_recycle=False
@@ -287,7 +236,3 @@ def _seed(game: Game, unseen: list[int]) -> int:
         ]
     )
     return int.from_bytes(hashlib.sha256(visible.encode()).digest()[:8], "big")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

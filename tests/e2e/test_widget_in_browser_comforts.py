@@ -106,7 +106,7 @@ def test_the_win_panel_after_a_deal_played_to_the_end(lab_notebook):
     expect(panel).to_contain_text("Cards cleared 28 of 28")
     expect(panel).to_contain_text("Time ")
     deal_code = panel.locator('[data-field="deal-code"]')
-    assert deal_code.input_value() == kernel(page, "w.game.deal_id")
+    assert deal_code.input_value() == kernel(page, "w.game.deal_code")
     expect(panel.locator('button[data-action="copy"]')).to_be_visible()
 
     panel.locator('button[data-action="look"]').click()

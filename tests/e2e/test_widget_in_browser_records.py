@@ -88,7 +88,7 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     line = [*SOLUTION[:15], "2s+Jc"]
     run_code(
         page,
-        f"w.new_deal(code=Game.from_layout({LAYOUT!r}, 'open-stock').deal_id)\n"
+        f"w.new_deal(code=Game.from_layout({LAYOUT!r}, 'open-stock').deal_code)\n"
         f"for move in {line!r}: w.play(move)\n"
         "while w.game.outcome is None: w.play(w.game.legal_moves()[0])",
     )

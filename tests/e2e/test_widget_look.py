@@ -138,7 +138,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     # Out of moves: the notice over the table, the outcome message, then the review.
     run_code(
         page,
-        f"w.new_deal(code=Game.from_layout({LAYOUT!r}, 'classic,passes=1').deal_id)\n"
+        f"w.new_deal(code=Game.from_layout({LAYOUT!r}, 'classic,passes=1').deal_code)\n"
         "while w.game.outcome is None: w.play(w.game.legal_moves()[0])",
     )
     panel = board.locator(".pw-panel")

@@ -96,7 +96,7 @@ def engine() -> dict[str, Any]:
     saved = Game.from_json(game.to_json())
     return {
         "start_code": start_code,
-        "deal_id": game.deal_id,
+        "deal_code": game.deal_code,
         "played": played,
         "log_after_undo_redo": list(game.log),
         "code": game.code,

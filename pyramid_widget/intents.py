@@ -160,8 +160,8 @@ def _continue(session: GameSession) -> Any:
 
 def _puzzle(session: GameSession, f: dict[str, Any]) -> Any:
     if f["step"] is not None:
-        return session.step_puzzle(f["step"])
-    return session.open_puzzle(f["id"], theme=f["theme"], difficulty=f["difficulty"])
+        return session.puzzles.step(f["step"])
+    return session.puzzles.open(f["id"], theme=f["theme"], difficulty=f["difficulty"])
 
 
 #: The protocol: every action a front end may send, its fields and the session call it makes.
@@ -187,8 +187,8 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
             {"number": COUNT, "daily": FLAG, "code": TEXT},
             check=_one_way_to_deal,
         ),
-        "hint": Action(lambda s, f: s.request_hint()),
-        "dismiss": Action(lambda s, f: s.dismiss_hint()),
+        "hint": Action(lambda s, f: s.hints.request()),
+        "dismiss": Action(lambda s, f: s.hints.dismiss()),
         "pause": Action(lambda s, f: s.pause(**f), {"auto": FLAG}),
         "unpause": Action(lambda s, f: s.unpause(**f), {"auto": FLAG}),
         "option": Action(
@@ -198,15 +198,15 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
         "rules": Action(lambda s, f: s.set_next_rules(f["name"]), {"name": _needed(TEXT)}),
         "share": Action(lambda s, f: s.share()),
         "continue": Action(lambda s, f: _continue(s)),
-        "review": Action(lambda s, f: s.request_review()),
-        "review_step": Action(lambda s, f: s.step_review(f["moves"]), {"moves": _needed(COUNT)}),
-        "review_close": Action(lambda s, f: s.close_review()),
+        "review": Action(lambda s, f: s.reviews.request()),
+        "review_step": Action(lambda s, f: s.reviews.step(f["moves"]), {"moves": _needed(COUNT)}),
+        "review_close": Action(lambda s, f: s.reviews.close()),
         "puzzle": Action(
             _puzzle,
             {"id": TEXT, "theme": TEXT, "difficulty": TEXT, "step": Field(_step, "1 | -1")},
             check=_one_way_to_a_puzzle,
         ),
-        "puzzle_close": Action(lambda s, f: s.close_puzzle()),
+        "puzzle_close": Action(lambda s, f: s.puzzles.close()),
     }
 )
 

@@ -6,19 +6,28 @@ A puzzle waits for the move that keeps the win ("find"): a wrong move is refused
 every card of a puzzle has been seen, or its answer holds whatever order the unseen ones lie
 in). A won position is "solved". The run keeps a score for the session.
 
-Nothing here reaches a front end but `PuzzleRun.view()`, which never names an answer before the
-player has found it.
+`PuzzleMode` is the mode on a session: it sets the game in play aside while puzzles are on the
+board and brings it back as it was. Nothing here reaches a front end but `PuzzleRun.view()`,
+which never names an answer before the player has found it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import solver, words
-from .game import Game, Move
+from .board import Board
+from .game import Game, IllegalMove, Move
 from .puzzles import Puzzle, PuzzleSet
 from .puzzles import load as load_puzzles
+from .records import Recorder
 from .rules import Rules
+from .store import NullStore
+from .view import MoveEvent
+
+if TYPE_CHECKING:
+    from .session import GameSession
 
 PLAY_ON_CHECK_S = 2.0
 """Seconds the solver may take to judge one move of the play-on (an undecided one is let by)."""
@@ -35,11 +44,15 @@ class Score:
 
 class PuzzleRun:
     """The puzzles of one board: the set stepped through, the one on the board, its phase,
-    what was last said and the score."""
+    what was last said, the score, and the board set aside meanwhile (`away`), which comes back
+    as it was."""
 
-    def __init__(self, puzzles: PuzzleSet, puzzle: Puzzle, score: Score | None = None) -> None:
+    def __init__(
+        self, puzzles: PuzzleSet, puzzle: Puzzle, score: Score | None = None, *, away: Board
+    ) -> None:
         self.puzzles = puzzles
         self.score = score or Score()
+        self.away = away
         self.start(puzzle)
 
     def start(self, puzzle: Puzzle) -> Game:
@@ -145,3 +158,71 @@ def choose(
     if not chosen:
         raise ValueError("no shipped puzzle has that theme and difficulty")
     return chosen, chosen[0]
+
+
+class PuzzleMode:
+    """Puzzle mode on a session: the run on the board (None out of puzzle mode) and the
+    session's score. While a run is on, the board in play waits in `run.away`, untouched and
+    unrecorded; puzzles are never recorded."""
+
+    def __init__(self, session: GameSession) -> None:
+        self._session = session
+        self.run: PuzzleRun | None = None
+        self.score = Score()
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return None if self.run is None else self.run.puzzle
+
+    def open(
+        self,
+        which: Puzzle | str | None = None,
+        *,
+        rules: Rules | str | None = None,
+        theme: str | None = None,
+        difficulty: str | None = None,
+    ) -> Puzzle:
+        """Pose a puzzle (see `choose`), by default of the rules of the game in play."""
+        session = self._session
+        with session.lock:
+            rules = rules or session.board_in_play.game.rules
+            chosen, puzzle = choose(which, rules, theme, difficulty)
+            if self.run is None:
+                session.board.recorder.pause()
+                self.run = PuzzleRun(chosen, puzzle, self.score, away=session.board)
+            self._pose(chosen, puzzle)
+            return puzzle
+
+    def step(self, step: int) -> Puzzle:
+        """The next (`step` 1) or previous (-1) puzzle of the set on the board."""
+        with self._session.lock:
+            run = self.run
+            if run is None:
+                raise IllegalMove(words.NO_PUZZLE)
+            puzzle = run.puzzles.next(run.puzzle) if step > 0 else run.puzzles.previous(run.puzzle)
+            self._pose(run.puzzles, puzzle)
+            return puzzle
+
+    def close(self) -> None:
+        """Leave puzzle mode: the game in play comes back as it was."""
+        with self._session.lock:
+            if self.run is not None:
+                self.leave()
+                self._session.changed(MoveEvent("refresh"))
+
+    def leave(self) -> None:
+        """Put the board set aside back, unannounced (the caller announces what follows); its
+        clock goes on unless the session is paused."""
+        if self.run is not None:
+            session = self._session
+            session.board, self.run = self.run.away, None
+            if not session.paused:
+                session.board.recorder.unpause()
+
+    def _pose(self, chosen: PuzzleSet, puzzle: Puzzle) -> None:
+        assert self.run is not None
+        self.run.puzzles = chosen
+        game = self.run.start(puzzle)
+        session = self._session
+        session.board = Board(game, Recorder(NullStore(), game, clock=session.clock))
+        session.changed(MoveEvent("puzzle"))

@@ -1,25 +1,32 @@
-"""Review mode: the review on a board, beside `puzzle_mode.PuzzleRun`.
+"""Review mode: the review on a board, beside puzzle mode.
 
 The board shows a review's table while it shows the reviewed game at one of its moves, and
 steps through that game by undo and redo, so the table and the board's own buttons agree. The
 solver judges with every card known, so a game is reviewed only once it is over or every card
-has been seen.
+has been seen. The review is made as a job (`jobs.Jobs`): the board plays on meanwhile, and a
+review of a game that moved on is dropped.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .game import Game, IllegalMove
-from .view import REVIEWING, MoveEvent
+from .review import DEFAULT_TIME_LIMIT, Review, review
+from .view import REVIEWING, MoveEvent, failed_view, review_view
 from .words import NO_REVIEW, NOTHING_TO_REVIEW, REVIEW_LOCKED
 
+if TYPE_CHECKING:
+    from .session import GameSession
 
-class ReviewRun:
-    """What the board shows of a review (`view.review_view`, REVIEWING while it is made, or a
-    failure), the game it judged and the whole line of moves it judged."""
 
-    def __init__(self) -> None:
+class ReviewMode:
+    """The review on a session's board: what the board shows of it (`shown`: the table,
+    REVIEWING while it is made, or a failure), the game it judged and the whole line of moves
+    it judged."""
+
+    def __init__(self, session: GameSession) -> None:
+        self._session = session
         self.shown: dict[str, Any] | None = None
         self.game: Game | None = None
         self.line: tuple[str, ...] = ()
@@ -42,33 +49,58 @@ class ReviewRun:
             return NOTHING_TO_REVIEW
         return None
 
-    def start(self, game: Game, finished: bool) -> Game:
-        """Note that `game` is being reviewed and return a copy of its whole line (redo moves
-        included) for the reviewer; IllegalMove with the reason if it cannot be."""
-        refusal = self.refusal(game, finished)
-        if refusal is not None:
-            raise IllegalMove(refusal)
-        line = game.copy()
-        while line.can_redo:
-            line.redo()
-        self.game, self.line = game, tuple(line.log)
-        return line
+    def run(self, time_limit: float | None = None) -> Review:
+        """Review the game on the board now, show the table there, and return the `Review`."""
+        session = self._session
+        with session.lock:
+            line, ticket = self._start(), session.jobs.generation
+        limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+        result = review(line, time_limit=limit)
+        session.jobs.deliver(ticket, lambda: self._show(review_view(result)))
+        return result
 
-    def step(self, game: Game, moves: Any) -> None:
+    def request(self) -> None:
+        """A view's Review: REVIEWING on the board, then the table, as a job."""
+        session = self._session
+        with session.lock:
+            if self.thinking:
+                return
+            line = self._start()
+            self._show(REVIEWING)
+        session.jobs.run(
+            "review",
+            lambda: review_view(review(line)),
+            self._show,
+            lambda error: self._show(failed_view("review", error)),
+        )
+
+    def step(self, moves: Any) -> None:
         """Show the reviewed game after its first `moves` moves (0: the deal's start), by undo
-        or by replaying its moves, so Redo and the table both step forward again."""
-        if not self.done:
-            raise IllegalMove(NO_REVIEW)
-        line = self.line
-        if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= len(line):
-            raise ValueError(f"moves must be a number from 0 to {len(line)}, not {moves!r}")
-        while len(game.history) > moves:
-            game.undo()
-        game.replay(line[len(game.history) : moves])
+        or by replaying its moves, so Redo and the table both step forward again. Not a new
+        attempt: the records are untouched and the clock does not run back."""
+        session = self._session
+        with session.lock:
+            session.check_not_paused()
+            if not self.done:
+                raise IllegalMove(NO_REVIEW)
+            line, game = self.line, session.game
+            if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= len(line):
+                raise ValueError(f"moves must be a number from 0 to {len(line)}, not {moves!r}")
+            while len(game.history) > moves:
+                game.undo()
+            game.replay(line[len(game.history) : moves])
+            session.changed(MoveEvent("step"))
 
-    def stepped_back(self, game: Game) -> bool:
-        """The board shows the reviewed game at another move than where it ended."""
-        return self.done and game is self.game and len(game.history) != len(self.line)
+    def close(self) -> None:
+        """Close the review; a board stepped back through the game returns to its end."""
+        session = self._session
+        with session.lock:
+            game = session.game
+            stepped = self.done and game is self.game and len(game.history) != len(self.line)
+            if stepped and not session.paused:
+                self.step(len(self.line))
+            self.drop()
+            session.publish()
 
     def fits(self, game: Game, event: MoveEvent) -> bool:
         """A finished review stays while the board shows the reviewed game at one of its moves
@@ -81,3 +113,20 @@ class ReviewRun:
 
     def drop(self) -> None:
         self.shown, self.game, self.line = None, None, ()
+
+    def _start(self) -> Game:
+        """Note the game on the board as the one reviewed and return a copy of its whole line
+        (redo moves included); IllegalMove with the reason if it cannot be reviewed."""
+        board = self._session.board
+        refusal = self.refusal(board.game, board.recorder.finished)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        line = board.game.copy()
+        while line.can_redo:
+            line.redo()
+        self.game, self.line = board.game, tuple(line.log)
+        return line
+
+    def _show(self, shown: dict[str, Any]) -> None:
+        self.shown = shown
+        self._session.publish()

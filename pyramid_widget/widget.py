@@ -111,7 +111,7 @@ class PyramidWidget(anywidget.AnyWidget):
         self._pictures: list[Any] = []  # display handles of the pictures beside the board
         settings = {name: kwargs.pop(name) for name in _SETTINGS if name in kwargs}
         super().__init__(catalog=catalog(), next_rules=self.session.next_rules, **kwargs)
-        self.hint_time_limit = self.session.hint_time_limit
+        self.hint_time_limit = self.session.hints.time_limit
         self.session.listen(self._show)
         self._show(self.session.state, self.session.moves)
         self.observe(self._option_set, names=list(_SETTINGS))
@@ -199,7 +199,7 @@ class PyramidWidget(anywidget.AnyWidget):
         if name == "next_rules":
             self.session.set_next_rules(value)
         elif name == "hint_time_limit":
-            self.session.hint_time_limit = value
+            self.session.hints.time_limit = value
         else:
             self.session.set_option(name, value)
 
@@ -292,7 +292,7 @@ class PyramidWidget(anywidget.AnyWidget):
     def hint(self, fair: bool | None = None, time_limit: float | None = None) -> Any:
         """Ask the solver for a hint on the position on the board, show it there, return it
         (`fair`, by default the `fair_hints` option: only the cards the player has seen)."""
-        return self.session.hint(fair, time_limit)
+        return self.session.hints.ask(fair, time_limit)
 
     def solve(self, time_limit: float | None = None) -> Any:
         """The solver's verdict (a `Solution`) on the position on the board, all cards known."""
@@ -301,7 +301,7 @@ class PyramidWidget(anywidget.AnyWidget):
     def review(self, time_limit: float | None = None) -> Review:
         """Review the game, show the table on the board, and return the `Review`; it needs the
         game to be over or every card seen (`review(w.game)` works at any time)."""
-        return self.session.review(time_limit)
+        return self.session.reviews.run(time_limit)
 
     def puzzle(
         self,
@@ -316,16 +316,16 @@ class PyramidWidget(anywidget.AnyWidget):
         `difficulty`; `next_puzzle()`, `previous_puzzle()` step through them and
         `close_puzzle()` brings back the game that was on the board. The board refuses a wrong
         move and says why, then lets the player play on to the win."""
-        return self.session.open_puzzle(which, theme=theme, difficulty=difficulty, rules=rules)
+        return self.session.puzzles.open(which, theme=theme, difficulty=difficulty, rules=rules)
 
     def next_puzzle(self) -> Puzzle:
-        return self.session.step_puzzle(1)
+        return self.session.puzzles.step(1)
 
     def previous_puzzle(self) -> Puzzle:
-        return self.session.step_puzzle(-1)
+        return self.session.puzzles.step(-1)
 
     def close_puzzle(self) -> None:
-        self.session.close_puzzle()
+        self.session.puzzles.close()
 
     def records(self, rules: Rules | str | None = None) -> Records:
         """The records of `rules` (default: this game's): games, wins, losses, win rate,

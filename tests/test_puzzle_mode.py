@@ -33,7 +33,7 @@ def intent(session: GameSession, action: str, **fields) -> dict:
 
 def test_a_wrong_move_is_refused_and_explained_and_the_right_line_is_accepted_to_the_win():
     session = board()
-    puzzle = session.open_puzzle(difficulty="easy")
+    puzzle = session.puzzles.open(difficulty="easy")
     assert session.state["puzzle"]["phase"] == "find" and session.game.code == puzzle.code
     before = session.game.code
     wrong = puzzle.alternatives[0]
@@ -54,7 +54,7 @@ def test_a_wrong_move_is_refused_and_explained_and_the_right_line_is_accepted_to
 def test_in_the_play_on_a_move_that_throws_the_win_away_is_refused():
     session = board()
     for puzzle in puzzles.load("classic"):
-        session.open_puzzle(puzzle.id)
+        session.puzzles.open(puzzle.id)
         session.play(puzzle.answers[0].move)
         game = session.game
         losing = next(
@@ -75,41 +75,41 @@ def test_the_board_steps_through_a_filtered_set_and_gives_back_its_game():
     session = board()
     session.play("Ks")
     game, moves = session.game, list(session.moves)
-    first = session.open_puzzle(theme="trapped", difficulty="medium")
+    first = session.puzzles.open(theme="trapped", difficulty="medium")
     chosen = puzzles.load("classic", theme="trapped", difficulty="medium")
     assert first == chosen[0] and session.state["puzzle"]["count"] == len(chosen)
-    assert session.step_puzzle(1) == chosen[1] and session.step_puzzle(-1) == chosen[0]
-    assert session.step_puzzle(-1) == chosen[-1]  # round the end
-    session.close_puzzle()
+    assert session.puzzles.step(1) == chosen[1] and session.puzzles.step(-1) == chosen[0]
+    assert session.puzzles.step(-1) == chosen[-1]  # round the end
+    session.puzzles.close()
     assert session.game is game and session.moves == moves and session.state["puzzle"] is None
     with pytest.raises(IllegalMove, match=NO_PUZZLE):
-        session.step_puzzle(1)
+        session.puzzles.step(1)
 
 
 def test_puzzles_are_not_recorded_and_the_game_left_waits(tmp_path):
     session = GameSession("classic", deal=42, store=tmp_path / "db.sqlite3", threads=False)
     session.play("Ks")
     saved = session.store.saved_game("classic").game.log
-    puzzle = session.open_puzzle()
+    puzzle = session.puzzles.open()
     session.play(puzzle.answers[0].move)
-    session.close_puzzle()
+    session.puzzles.close()
     assert session.records().games == 0 and session.store.saved_game("classic").game.log == saved
 
 
 def test_a_refused_continue_leaves_the_puzzle_on_the_board_and_the_records_alone(tmp_path):
     session = GameSession("classic", deal=42, store=tmp_path / "db.sqlite3", threads=False)
     session.draw()
-    puzzle = session.open_puzzle()
+    puzzle = session.puzzles.open()
     state = session.state
     answer = intent(session, "continue")  # nothing saved of another game to continue
-    assert not answer["ok"] and session.puzzle == puzzle and session.state == state
+    assert not answer["ok"] and session.puzzles.puzzle == puzzle and session.state == state
     session.restart()  # the puzzle's restart: the deal waiting behind it is not given up
-    assert session.puzzle == puzzle and session.records().losses == 0
+    assert session.puzzles.puzzle == puzzle and session.records().losses == 0
 
 
 def test_a_puzzle_gives_no_hint_and_a_new_deal_ends_puzzle_mode():
     session = board()
-    session.open_puzzle()
+    session.puzzles.open()
     assert intent(session, "hint")["reason"] == NO_HINTS_IN_PUZZLES
     assert session.state["controls"]["hint"]["enabled"] is False
     session.new_deal(7)
@@ -119,9 +119,9 @@ def test_a_puzzle_gives_no_hint_and_a_new_deal_ends_puzzle_mode():
 def test_puzzle_intents_open_step_and_close():
     session = board()
     assert intent(session, "puzzle", theme="trapped")["ok"]
-    opened = session.puzzle
-    assert intent(session, "puzzle", step=1)["ok"] and session.puzzle != opened
-    assert intent(session, "puzzle", id=opened.id)["ok"] and session.puzzle == opened
+    opened = session.puzzles.puzzle
+    assert intent(session, "puzzle", step=1)["ok"] and session.puzzles.puzzle != opened
+    assert intent(session, "puzzle", id=opened.id)["ok"] and session.puzzles.puzzle == opened
     for bad, reason in [
         ({"step": 2}, "'step' must be 1"),
         ({"theme": "nope"}, "unknown theme"),
@@ -130,7 +130,7 @@ def test_puzzle_intents_open_step_and_close():
     ]:
         answer = intent(session, "puzzle", **bad)
         assert not answer["ok"] and reason in answer["reason"], answer
-    assert intent(session, "puzzle_close")["ok"] and session.puzzle is None
+    assert intent(session, "puzzle_close")["ok"] and session.puzzles.puzzle is None
 
 
 def test_nothing_sent_names_an_answer_or_an_unseen_card():
@@ -147,7 +147,7 @@ def test_nothing_sent_names_an_answer_or_an_unseen_card():
     hiding = [p for p in puzzles.load() if p.unseen][:5] + list(puzzles.load("strict"))[:5]
     for puzzle in hiding:
         sent.clear()
-        session.open_puzzle(puzzle.id)
+        session.puzzles.open(puzzle.id)
         unseen = set(session.game.cards) - session.game.seen
         for text, about in sent:
             for answer in puzzle.answers:

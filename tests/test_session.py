@@ -74,7 +74,7 @@ def test_where_no_thread_can_start_the_jobs_run_inline_from_then_on(monkeypatch)
     session = GameSession("open-stock", layout=LAYOUT, store=None)
     assert intent(session, "hint")["ok"]
     assert session.state["hint"]["status"] == "done"
-    assert session._jobs.threaded is False
+    assert session.jobs.threaded is False
 
 
 def test_one_generation_counter_drops_every_stale_result():
@@ -99,7 +99,7 @@ def test_a_hint_for_a_position_no_longer_on_the_board_is_dropped():
         finished.set()
         return "stale"
 
-    session._jobs.run("hint", slow_hint, lambda result: session._show_hint({"r": result}), print)
+    session.jobs.run("hint", slow_hint, lambda result: session.hints.show({"r": result}), print)
     session.play("Kc")  # the board moves on before the answer
     release.set()
     wait_for(finished.is_set)
@@ -113,12 +113,12 @@ def test_a_failing_job_is_reported_and_nothing_stays_checking(capsys):
     def broken():
         raise RuntimeError("out of cards")
 
-    session._show_hint(CHECKING)
-    session._jobs.run(
+    session.hints.show(CHECKING)
+    session.jobs.run(
         "hint",
         broken,
         lambda result: None,
-        lambda error: session._show_hint({"status": "failed", "reason": str(error)}),
+        lambda error: session.hints.show({"status": "failed", "reason": str(error)}),
     )
     assert session.state["hint"] == {"status": "failed", "reason": "out of cards"}
     assert "out of cards" in capsys.readouterr().err

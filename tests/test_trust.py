@@ -277,7 +277,7 @@ FIELDS = [
 @pytest.fixture(scope="module")
 def fuzz_session() -> GameSession:
     session = GameSession("open-stock", deal=7, store=None, threads=False)
-    session.hint_time_limit = 0.01
+    session.hints.time_limit = 0.01
     return session
 
 
@@ -409,13 +409,13 @@ def test_a_deal_number_past_the_last_exits_2_from_a_shell():
 def test_nothing_sent_names_an_unseen_card_or_a_deal_not_chosen(rules, seed):
     rng = random.Random(seed)
     session = GameSession(rules, store=None, threads=False)  # a random deal: not chosen
-    session.hint_time_limit = 0.02
+    session.hints.time_limit = 0.02
     sent: list[tuple[str, set[Card], int | None]] = []
 
     def watch(state: dict, moves: list[str]) -> None:
         game = session.game
         unseen = set(game.cards) - game.seen
-        number = None if session._board.chosen or not unseen else game.deal_number
+        number = None if session.board.chosen or not unseen else game.deal_number
         sent.append((json.dumps(state, ensure_ascii=False), unseen, number))
 
     session.listen(watch)
@@ -442,7 +442,7 @@ def test_nothing_sent_names_an_unseen_card_or_a_deal_not_chosen(rules, seed):
         )
         game = session.game
         unseen = set(game.cards) - game.seen
-        number = None if session._board.chosen or not unseen else game.deal_number
+        number = None if session.board.chosen or not unseen else game.deal_number
         sent.append((json.dumps(answer, ensure_ascii=False), unseen, number))
     for text, unseen, number in sent:
         assert not cards_named(text) & unseen, text

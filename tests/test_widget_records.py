@@ -19,7 +19,7 @@ from pyramid_widget.view import REVIEWING
 from pyramid_widget.widget import PyramidWidget
 from pyramid_widget.words import NO_REVIEW, NOTHING_TO_CONTINUE, NOTHING_TO_REVIEW, REVIEW_LOCKED
 
-session_module = importlib.import_module("pyramid_widget.session")
+review_mode = importlib.import_module("pyramid_widget.review_mode")
 
 PLAYED = [str(Move.parse(move)) for move in SOLUTION]  # as the log writes them
 
@@ -290,7 +290,7 @@ class SlowReview:
 
     def __init__(self) -> None:
         self.release = threading.Event()
-        self.real = session_module.review_game
+        self.real = review_mode.review
 
     def __call__(self, game: Game, **kwargs) -> Review:
         assert self.release.wait(10)
@@ -300,7 +300,7 @@ class SlowReview:
 @pytest.fixture
 def slow_review(monkeypatch: pytest.MonkeyPatch) -> SlowReview:
     fake = SlowReview()
-    monkeypatch.setattr(session_module, "review_game", fake)
+    monkeypatch.setattr(review_mode, "review", fake)
     return fake
 
 
@@ -337,7 +337,7 @@ def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
     def broken(game, **kwargs):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(session_module, "review_game", broken)
+    monkeypatch.setattr(review_mode, "review", broken)
     widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
     for move in SOLUTION:
         widget.play(move)

@@ -84,7 +84,7 @@ def test_everything_the_board_says_in_sentences_names_cards_in_symbols():
     session = GameSession("open-stock", layout=LAYOUT, store=None, threads=False)
     for move in SOLUTION:
         session.play(move)
-    session.request_review()
+    session.reviews.request()
     state = session.state
     sentences = [
         state["review"]["summary"],

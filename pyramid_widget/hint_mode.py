@@ -1,0 +1,64 @@
+"""Hints on a board: asked from a cell (and shown on the board too) or by a view's Hint button,
+which shows "checking" while the solver thinks (as a job: the board plays on meanwhile, and a
+hint for a position no longer on the board is dropped). A puzzle gives no hints."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import solver
+from .game import IllegalMove
+from .view import CHECKING, failed_view, hint_view
+from .words import NO_HINTS_IN_PUZZLES
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+
+class HintMode:
+    """The hint on a session's board (`shown`: `view.hint_view` of it, CHECKING, a failure, or
+    None) and how long a hint may think."""
+
+    def __init__(self, session: GameSession) -> None:
+        self._session = session
+        self.shown: dict[str, Any] | None = None
+        self.time_limit = 1.0
+
+    def ask(self, fair: bool | None = None, time_limit: float | None = None) -> Any:
+        """A hint on the position on the board (`fair`: by default the `fair_hints` option),
+        shown there too if the position is still on the board when it is ready."""
+        session = self._session
+        with session.lock:
+            game, ticket = session.game.copy(), session.jobs.generation
+            fair = session.options.fair_hints if fair is None else fair
+            limit = self.time_limit if time_limit is None else time_limit
+        result = solver.hint(game, fair=fair, time_limit=limit)
+        session.jobs.deliver(ticket, lambda: self.show(hint_view(result)))
+        return result
+
+    def request(self) -> None:
+        """A view's Hint: CHECKING on the board, then the hint, as a job."""
+        session = self._session
+        with session.lock:
+            session.check_not_paused()
+            if session.puzzles.run is not None:
+                raise IllegalMove(NO_HINTS_IN_PUZZLES)
+            if self.shown == CHECKING:
+                return
+            self.show(CHECKING)
+            game, fair, limit = session.game.copy(), session.options.fair_hints, self.time_limit
+        session.jobs.run(
+            "hint",
+            lambda: solver.hint(game, fair=fair, time_limit=limit),
+            lambda result: self.show(hint_view(result)),
+            lambda error: self.show(failed_view("hint", error)),
+        )
+
+    def dismiss(self) -> None:
+        with self._session.lock:
+            if self.shown is not None:
+                self.show(None)
+
+    def show(self, shown: dict[str, Any] | None) -> None:
+        self.shown = shown
+        self._session.publish()

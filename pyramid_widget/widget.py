@@ -1,10 +1,9 @@
 """PyramidWidget: the anywidget model of a board. Traits, assets, the message hook, publishing.
 
-Everything about the game lives in a plain-Python `GameSession` (session.py): the game, its
-records, the options, the slow work. The widget syncs the session's `state` to every view,
-mirrors the options as traits so a notebook can set them (`w.auto_pair = True`), hands each
-message from a view to `GameSession.handle`, and offers the session's calls as its own methods so
-a cell can play (`w.play("5h+8c")`) and every view follows.
+Everything about the game lives in a plain-Python `GameSession` (session.py). The widget syncs
+its `state` to every view, mirrors the options as traits a notebook can set (`w.auto_pair =
+True`), hands each message from a view to its `intents.Desk`, and offers the session's calls as
+its own methods, so a cell can play (`w.play("5h+8c")`) and every view follows.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ the same for the reference decks (tests/data/decks; the first N of each file wit
 on positions met in seeded random play. At the start and the end, the time of a fixed workload
 (`machine_speed`), to tell the machine's drift from the code's change.
 
-Goals (issue 15, one core, pure CPython): every deal decided, median <= 2 ms, p99 <= 100 ms,
+Goals (one core, pure CPython): every deal decided, median <= 2 ms, p99 <= 100 ms,
 max <= 1 s per preset; shortest wins median <= 0.25 s, each one found; a fair hint p99 <= 100 ms;
 one solve's peak memory <= 50 MiB.
 """
@@ -59,11 +59,10 @@ def machine_speed() -> tuple[float, float]:
     small tuples: the search's kind of work, none of the package's code): the least and the
     median of MACHINE_RUNS runs.
 
-    The same code on this machine has taken half as long again from one day to the next
-    (strict's median over deals 1-2000: 1.9 ms, then 2.5 to 3.0 ms), and this workload's own
-    least time went from 56 to 31 ms within two minutes: the machine switches between a fast
-    and a slow state. Printed at the start and at the end of a run, it says which one the run
-    met, and so how much of a difference between two runs may be the machine's.
+    A shared machine can switch between a fast and a slow state, from one day or one minute
+    to the next, and the same code's times with it. Printed at the start and at the end of a
+    run, this says which state the run met, and so how much of a difference between two runs
+    may be the machine's.
     """
     times = []
     for _ in range(MACHINE_RUNS):

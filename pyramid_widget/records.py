@@ -1,29 +1,10 @@
 """Records and the rules of record keeping: what counts as a game, a win and a loss, and when.
 
 Records are never counters bumped in place: `summarize` derives them every time from the
-finished games, in the order they finished, so they cannot drift from the history and a game
-recorded twice (it cannot be: finishing is keyed on the game's id) could not count twice.
-
-Practice: a game that did not begin at its deal's start (`Game.from_deal_start` is False: a
-mid-game code, a lesson position, a save of a position) counts as played, won or lost, but never
-for fastest win, fewest moves, best score or streaks. A practice game neither extends nor breaks
-a streak (the streak reads as if it had not been played): practising a lesson between two real
-wins should not cost the player their streak, and winning a lesson must not build one.
-
-`Recorder` is one widget's (or one script's) player session: it owns the game being played, its
-id in the store and its clock, and applies the rules of record keeping:
-
-- every applied move, undo and redo is saved at once (the save carries undo and redo history);
-- a win is recorded once, with the clock stopped at the winning move;
-- restarting, choosing another deal or continuing another saved game, once a move has been
-  played in an unfinished deal, records that deal as lost; Undo alone does not (undoing back to
-  the deal's start still leaves a deal that was begun), and neither does being stuck;
-- the clock counts play only: it starts with the first move (or when a saved game is
-  continued), `pause()` stops it, and time between sessions never counts, since only the
-  elapsed seconds are kept.
-
-A store that fails (disk full, locked for too long) never stops the game: the error becomes a
-warning and play goes on.
+finished games, in the order they finished, so they cannot drift from the history. `Recorder`
+applies the rules while a game is played: autosave, the loss rule and the clock. A store that
+fails (disk full, locked for too long) never stops the game: the error becomes a warning and
+play goes on.
 
 This module is below the store: it defines what a store hands back (`SavedGame`,
 `FinishedGame`) and what a Recorder needs of one (`AnyStore`); `store.py` imports it, never the
@@ -80,7 +61,7 @@ class Records:
 
 class Outcome(NamedTuple):
     """One finished game as the records see it; `practice` when it did not begin at its deal's
-    start (see the module's docstring)."""
+    start (see `summarize`)."""
 
     result: Result
     elapsed: float
@@ -90,7 +71,14 @@ class Outcome(NamedTuple):
 
 
 def summarize(rules: str, finished: Iterable[Outcome]) -> Records:
-    """Records from the finished games in finishing order."""
+    """Records from the finished games in finishing order.
+
+    A practice game (one that did not begin at its deal's start, `Game.from_deal_start` False:
+    a mid-game code, a lesson position, a save of a position) counts as played, won or lost,
+    but never for fastest win, fewest moves, best score or streaks, and it neither extends nor
+    breaks a streak: practising a lesson between two real wins should not cost the player
+    their streak, and winning a lesson must not build one.
+    """
     try:
         scoring = Rules.parse(rules).scoring
     except ValueError:  # a preset this version does not know: show what the games scored
@@ -209,7 +197,17 @@ class Recorder:
 
     `offer` is the saved unfinished game of the same rules that a "Continue" would bring back
     (None when there is none). Playing a first move in another deal instead gives it up, which
-    records it as lost.
+    records it as lost. The other rules:
+
+    - every applied move, undo and redo is saved at once (the save carries undo and redo
+      history); a win is recorded once, with the clock stopped at the winning move;
+    - restarting, choosing another deal or continuing another saved game, once a move has been
+      played in an unfinished deal, records that deal as lost; Undo alone does not (undoing
+      back to the deal's start still leaves a deal that was begun), and neither does being
+      stuck;
+    - the clock counts play only: it starts with the first move (or when a saved game is
+      continued), `pause()` stops it, and time between sessions never counts, since only the
+      elapsed seconds are kept.
     """
 
     def __init__(

@@ -16,7 +16,7 @@ from .records import FinishedGame, Outcome, Result
 
 APPLICATION_ID = 0x50595257  # "PYRW": marks the file as ours (PRAGMA application_id)
 
-SCHEMA_VERSION = 2  # PRAGMA user_version; schema 1 was never released, and is not read
+SCHEMA_VERSION = 2  # PRAGMA user_version; no release wrote another, so any other is refused
 SCHEMA: tuple[str, ...] = (
     """CREATE TABLE schema_version (
         version INTEGER PRIMARY KEY,

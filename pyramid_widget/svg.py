@@ -5,18 +5,51 @@ for lessons, exports, reviews and wherever the live widget cannot run (an HTML o
 code host's notebook view). The shapes follow js/widget.css. A card is drawn face up only if the
 player has seen it (`Game.seen`), unless `reveal=True` asks for a teacher's answer sheet. Marks
 can be told apart without colour, both themes meet WCAG AA contrast (tests/test_svg.py measures
-it), and the same position and options always give the same bytes.
+it), and the same position and options always give the same bytes. The measures, colours and
+SVG writers it draws with are in svg_look.py.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import words
 from .cards import PYRAMID_SIZE, RANKS, SUIT_SYMBOLS, Card, row_col
+from .svg_look import (
+    BADGE_R,
+    BADGES,
+    CARD_H,
+    CARD_W,
+    CORNER_R,
+    DASHES,
+    FAN_STEP,
+    FONT,
+    GAP,
+    LIFT,
+    LINE,
+    LISTING_ROW,
+    LISTING_STEP,
+    MARGIN,
+    RED_SUITS,
+    RING_GAP,
+    RING_STEP,
+    RING_WIDTH,
+    ROW_STEP,
+    STATUS_CHARS,
+    STATUS_FONT,
+    THEMES,
+    TOP,
+    VIEW_W,
+    Theme,
+    escape,
+    group,
+    num,
+    tag,
+    text,
+    translate,
+)
 
 if TYPE_CHECKING:
     from .game import Game, Move
@@ -37,175 +70,12 @@ WASTE_FAN = 3
 DEFAULT_WIDTH = 480
 """The picture's width in pixels when no `size` is given (cards about 60 px wide)."""
 
-# Geometry in SVG user units, after js/widget.css with a card 100 units wide.
-CARD_W = 100
-CARD_H = 140  # --pw-h: 1.4 widths
-GAP = 10  # --pw-gap: 0.1 width
-ROW_STEP = 70  # --pw-step: half a card's height
-CORNER_R = 9  # border-radius: 0.09 width
-FAN_STEP = 30  # the waste fan: 0.3 of a card width, as the widget steps it
-LIFT = 11  # a selected card rises 0.08 heights
-MARGIN = 28
-TOP = 48  # room above the apex for a lifted card, its rings and badges
-TABLE_W = 7 * CARD_W + 6 * GAP
-VIEW_W = TABLE_W + 2 * MARGIN
-LINE = 40  # one line of text under the board
-LISTING_STEP = 60  # revealed stock: cards overlap so that each index shows
-LISTING_ROW = 12  # revealed stock: cards per row
-RING_GAP = 4  # the first ring's distance from the card
-RING_STEP = 7  # each further ring's
-RING_WIDTH = 4
-BADGE_R = 15
-STATUS_FONT = 24
-STATUS_CHARS = int(TABLE_W / (0.6 * STATUS_FONT))  # a line's characters, at 0.6 em each
-
-FONT = "system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, Arial, sans-serif"
-
-RED_SUITS = frozenset("dh")
-
-BADGES = {"hint": "★", "mistake": "✗", "better": "✓"}
-DASHES = {"selected": None, "hint": "14 7", "mistake": None, "better": "3 6"}
-
-
-@dataclass(frozen=True)
-class Theme:
-    """The colours of a picture, all opaque "#rrggbb" (so that contrast is what it seems).
-
-    face / edge / ink / red: a card in play (its face, its outline, black and red suits);
-    covered_*: the same for a covered card, dimmer; back / back_stripe / back_edge: a card
-    back; bubble / bubble_text: the stock's count; pile_edge: an empty pile's dashed outline;
-    recycle / blocked: the empty stock's sign when a recycle is open or not; marks: for each
-    kind of mark, its ring colour and the colour of the symbol on its badge (None for the
-    selection, which has no badge).
-    """
-
-    background: str
-    text: str
-    face: str
-    edge: str
-    ink: str
-    red: str
-    covered_face: str
-    covered_edge: str
-    covered_ink: str
-    covered_red: str
-    shadow: str
-    back: str
-    back_stripe: str
-    back_edge: str
-    bubble: str
-    bubble_text: str
-    pile_edge: str
-    recycle: str
-    blocked: str
-    marks: Mapping[str, tuple[str, str | None]]
-
-
-THEMES: dict[str, Theme] = {
-    # After the widget under JupyterLab's light theme, with firmer outlines.
-    "light": Theme(
-        background="#ffffff",
-        text="#212121",
-        face="#ffffff",
-        edge="#616161",
-        ink="#000000",
-        red="#c62828",
-        covered_face="#e8e8e8",
-        covered_edge="#808080",
-        covered_ink="#424242",
-        covered_red="#b02020",
-        shadow="#d0d0d0",
-        back="#1976d2",
-        back_stripe="#64b5f6",
-        back_edge="#0d47a1",
-        bubble="#bdbdbd",
-        bubble_text="#000000",
-        pile_edge="#808080",
-        recycle="#1565c0",
-        blocked="#616161",
-        marks={
-            "selected": ("#1565c0", None),
-            "hint": ("#e65100", "#000000"),
-            "mistake": ("#c62828", "#ffffff"),
-            "better": ("#2e7d32", "#ffffff"),
-        },
-    ),
-    # After the widget under JupyterLab's dark theme; cards in play are the lighter ones.
-    "dark": Theme(
-        background="#181818",
-        text="#e0e0e0",
-        face="#2e2e2e",
-        edge="#bdbdbd",
-        ink="#ffffff",
-        red="#ff8a80",
-        covered_face="#242424",
-        covered_edge="#8a8a8a",
-        covered_ink="#b8b8b8",
-        covered_red="#e57373",
-        shadow="#000000",
-        back="#1565c0",
-        back_stripe="#42a5f5",
-        back_edge="#90caf9",
-        bubble="#616161",
-        bubble_text="#ffffff",
-        pile_edge="#8a8a8a",
-        recycle="#64b5f6",
-        blocked="#9e9e9e",
-        marks={
-            "selected": ("#64b5f6", None),
-            "hint": ("#ffb74d", "#000000"),
-            "mistake": ("#ef5350", "#000000"),
-            "better": ("#66bb6a", "#000000"),
-        },
-    ),
-}
-
 
 class SvgImage(str):
     """An SVG document as a `str`, which Jupyter displays as the picture (`_repr_svg_`)."""
 
     def _repr_svg_(self) -> str:
         return str(self)
-
-
-# ------------------------------------------------------------------------------ writing SVG
-def _num(value: float) -> str:
-    """A number as SVG text: integers as they are, others with at most two decimals."""
-    if isinstance(value, int):
-        return str(value)
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _tag(name: str, attrs: Mapping[str, Any], content: str | None = None) -> str:
-    """One element; attribute values may be numbers; `content` is already SVG text."""
-    parts = [name]
-    for key, value in attrs.items():
-        if value is None:
-            continue
-        text = _num(value) if isinstance(value, (int, float)) else str(value)
-        parts.append(f'{key}="{html.escape(text)}"')
-    opening = " ".join(parts)
-    if content is None:
-        return f"<{opening}/>"
-    return f"<{opening}>{content}</{name}>"
-
-
-def _escape(words: str) -> str:
-    """Text content for SVG (XML): &, < and > escaped."""
-    return html.escape(words, quote=False)
-
-
-def _text(x: float, y: float, words: str, **attrs: Any) -> str:
-    return _tag("text", {"x": x, "y": y, **attrs}, _escape(words))
-
-
-def _group(attrs: Mapping[str, Any], children: Iterable[str]) -> str:
-    return _tag("g", attrs, "".join(children))
-
-
-def _translate(x: float, y: float) -> str:
-    return f"translate({_num(x)} {_num(y)})"
 
 
 # ------------------------------------------------------------------------------ the picture
@@ -514,9 +384,9 @@ class _Drawing:
         theme = self.theme
         title = self.title()
         body = [
-            _tag("title", {}, _escape(title)),
-            _tag("desc", {}, _escape(self.description())),
-            _tag("rect", {"width": VIEW_W, "height": view_h, "fill": theme.background}),
+            tag("title", {}, escape(title)),
+            tag("desc", {}, escape(self.description())),
+            tag("rect", {"width": VIEW_W, "height": view_h, "fill": theme.background}),
             self.draw_pyramid(),
             self.draw_waste(),
             self.draw_stock(),
@@ -531,13 +401,13 @@ class _Drawing:
             "xmlns": "http://www.w3.org/2000/svg",
             "width": width,
             "height": width * view_h / VIEW_W,
-            "viewBox": f"0 0 {_num(VIEW_W)} {_num(view_h)}",
+            "viewBox": f"0 0 {num(VIEW_W)} {num(view_h)}",
             "role": "img",
             "aria-label": title,
             "font-family": FONT,
             "class": "pw-board",
         }
-        return _tag("svg", attrs, "".join(body))
+        return tag("svg", attrs, "".join(body))
 
     def title(self) -> str:
         game = self.game
@@ -604,32 +474,32 @@ class _Drawing:
         lift = -LIFT if "selected" in kinds else 0
         rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
         symbol = SUIT_SYMBOLS[card.suit]
-        parts = [_tag("title", {}, _escape(label))]
+        parts = [tag("title", {}, escape(label))]
         if not covered:
             parts.append(self.card_rect(0, 3, theme.shadow, theme.shadow))
         parts.append(self.card_rect(0, 0, fill, edge))
         weight = {"font-weight": 600, "fill": ink}
         if stacked:
-            parts.append(_text(4, 26, rank, **{"font-size": 22, **weight}))
-            parts.append(_text(4, 50, symbol, **{"font-size": 22, **weight}))
+            parts.append(text(4, 26, rank, **{"font-size": 22, **weight}))
+            parts.append(text(4, 50, symbol, **{"font-size": 22, **weight}))
         else:
             corner = {"font-size": 30, "letter-spacing": -0.9, **weight}
-            parts.append(_text(8, 30, rank + symbol, **corner))
+            parts.append(text(8, 30, rank + symbol, **corner))
         if not covered:
             pip = {"font-size": 55, "text-anchor": "middle", "fill": ink}
-            parts.append(_text(CARD_W / 2, 108, symbol, **pip))
+            parts.append(text(CARD_W / 2, 108, symbol, **pip))
         attrs = {
             "class": "pw-card",
             "data-card": str(card),
             "data-status": status,
             "role": "img",
             "aria-label": label,
-            "transform": _translate(x, y + lift),
+            "transform": translate(x, y + lift),
         }
-        return _group(attrs, parts)
+        return group(attrs, parts)
 
     def card_rect(self, x: float, y: float, fill: str, edge: str, **attrs: Any) -> str:
-        return _tag(
+        return tag(
             "rect",
             {
                 "x": x,
@@ -654,20 +524,20 @@ class _Drawing:
             lo = max(inset, inset + k)
             hi = min(CARD_W - inset, CARD_H - inset + k)
             if hi - lo > 1:
-                lines.append(f"M{_num(lo)} {_num(lo - k)}L{_num(hi)} {_num(hi - k)}")
-        stripes = _tag(
+                lines.append(f"M{num(lo)} {num(lo - k)}L{num(hi)} {num(hi - k)}")
+        stripes = tag(
             "path",
             {"d": "".join(lines), "stroke": theme.back_stripe, "stroke-width": 6, "fill": "none"},
         )
         parts = [self.card_rect(0, 0, theme.back, theme.back_edge), stripes]
-        return _group(
-            {"class": "pw-card pw-back", "data-status": "face_down", "transform": _translate(x, y)},
+        return group(
+            {"class": "pw-card pw-back", "data-status": "face_down", "transform": translate(x, y)},
             parts,
         )
 
     def draw_pyramid(self) -> str:
         cards = [self.face(card, status, x, y) for _, card, status, x, y in self.pyramid_places()]
-        return _group({"class": "pw-pyramid", "role": "group", "aria-label": words.PYRAMID}, cards)
+        return group({"class": "pw-pyramid", "role": "group", "aria-label": words.PYRAMID}, cards)
 
     def draw_stock(self) -> str:
         theme = self.theme
@@ -682,7 +552,7 @@ class _Drawing:
                 self.card_rect(
                     x, y, "none", theme.pile_edge, **{"stroke-dasharray": "8 6", "stroke-width": 3}
                 ),
-                _text(
+                text(
                     x + CARD_W / 2,
                     y + 88,
                     sign,
@@ -701,15 +571,15 @@ class _Drawing:
         kinds = self.spots[STOCK].kinds
         if kinds and (top is None or not self.shows(top)):
             label += ", " + ", ".join(words.MARK_WORDS[kind] for kind in kinds)
-        return _group(
+        return group(
             {"class": "pw-pile pw-stock", "role": "img", "aria-label": label},
-            [_tag("title", {}, _escape(label)), *parts],
+            [tag("title", {}, escape(label)), *parts],
         )
 
-    def bubble(self, right: float, bottom: float, words: str) -> str:
+    def bubble(self, right: float, bottom: float, count: str) -> str:
         theme = self.theme
-        width = max(36, 13 * len(words) + 18)
-        box = _tag(
+        width = max(36, 13 * len(count) + 18)
+        box = tag(
             "rect",
             {
                 "x": right - width,
@@ -720,13 +590,13 @@ class _Drawing:
                 "fill": theme.bubble,
             },
         )
-        number = _text(
+        number = text(
             right - width / 2,
             bottom - 8,
-            words,
+            count,
             **{"font-size": 20, "text-anchor": "middle", "fill": theme.bubble_text},
         )
-        return _group({"class": "pw-count", "aria-hidden": "true"}, [box, number])
+        return group({"class": "pw-count", "aria-hidden": "true"}, [box, number])
 
     def draw_waste(self) -> str:
         theme = self.theme
@@ -752,7 +622,7 @@ class _Drawing:
             else:  # never happens in a real game: every waste card was turned face up
                 parts.append(self.back(place_x, TOP))
         label = words.waste_words(len(self.game.waste))
-        return _group({"class": "pw-pile pw-waste", "role": "group", "aria-label": label}, parts)
+        return group({"class": "pw-pile pw-waste", "role": "group", "aria-label": label}, parts)
 
     def draw_listing(self) -> str:
         cards = self.listing()
@@ -760,7 +630,7 @@ class _Drawing:
             return ""
         top = self.listing_top()
         parts = [
-            _text(
+            text(
                 MARGIN,
                 top,
                 words.REVEALED_HEADING,
@@ -770,7 +640,7 @@ class _Drawing:
         for k, card in enumerate(cards):
             x, y = self.listing_place(k)
             parts.append(self.face(card, "stock", x, y, stacked=True))
-        return _group(
+        return group(
             {"class": "pw-listing", "role": "group", "aria-label": words.STOCK_REVEALED}, parts
         )
 
@@ -787,7 +657,7 @@ class _Drawing:
             lifted = isinstance(target, Card) and "selected" in spot.kinds
             name = str(target) if isinstance(target, Card) else STOCK
             parts.append(self.mark_rings(name, spot.kinds, spot.x, spot.y - LIFT * lifted))
-        return _group({"class": "pw-marks", "aria-hidden": "true"}, parts)
+        return group({"class": "pw-marks", "aria-hidden": "true"}, parts)
 
     def mark_rings(self, name: str, kinds: list[str], x: float, y: float) -> str:
         """The rings and badges of one marked card (`name`, its notation) or of the stock."""
@@ -798,11 +668,11 @@ class _Drawing:
         for k, kind in enumerate(badges):
             parts.append(self.badge(kind, CARD_W - 8 - k * (2 * BADGE_R + 3), 2 - BADGE_R))
         attrs = {"class": "pw-mark", "data-for": name, "data-marks": " ".join(kinds)}
-        return _group({**attrs, "transform": _translate(x, y)}, parts)
+        return group({**attrs, "transform": translate(x, y)}, parts)
 
     def ring(self, kind: str, offset: float, width: float = CARD_W, height: float = CARD_H) -> str:
         colour, _ = self.theme.marks[kind]
-        return _tag(
+        return tag(
             "rect",
             {
                 "class": f"pw-ring pw-{kind}",
@@ -821,25 +691,25 @@ class _Drawing:
 
     def badge(self, kind: str, cx: float, cy: float) -> str:
         colour, ink = self.theme.marks[kind]
-        disc = _tag(
+        disc = tag(
             "circle",
             {"cx": cx, "cy": cy, "r": BADGE_R, "fill": colour, "stroke": self.theme.background},
         )
-        symbol = _text(
+        symbol = text(
             cx,
             cy + 7,
             BADGES[kind],
             **{"font-size": 20, "font-weight": 700, "text-anchor": "middle", "fill": ink},
         )
-        return _group({"class": f"pw-badge pw-{kind}"}, [disc, symbol])
+        return group({"class": f"pw-badge pw-{kind}"}, [disc, symbol])
 
     def draw_status(self) -> str:
         attrs = {"font-size": STATUS_FONT, "text-anchor": "middle", "fill": self.theme.text}
         lines = [
-            _text(VIEW_W / 2, self.status_y() + LINE * k, words, **attrs)
-            for k, words in enumerate(self.status_lines())
+            text(VIEW_W / 2, self.status_y() + LINE * k, line, **attrs)
+            for k, line in enumerate(self.status_lines())
         ]
-        return _group({"class": "pw-status"}, lines)
+        return group({"class": "pw-status"}, lines)
 
     def draw_legend(self, legend: list[_Mark]) -> str:
         if not legend:
@@ -848,7 +718,7 @@ class _Drawing:
         for k, mark in enumerate(legend):
             y = self.legend_y() + LINE * (k + 1)
             swatch = [
-                _tag(
+                tag(
                     "rect",
                     {
                         "x": 0,
@@ -863,26 +733,26 @@ class _Drawing:
                 ),
                 self.ring(mark.kind, 3, 36, 24),
             ]
-            sample = _group({"transform": _translate(MARGIN + 6, y - 24)}, swatch)
+            sample = group({"transform": translate(MARGIN + 6, y - 24)}, swatch)
             badge = ""
             if mark.kind in BADGES:
-                badge = _group(
-                    {"transform": _translate(MARGIN + 70, y - 8)}, [self.badge(mark.kind, 0, 0)]
+                badge = group(
+                    {"transform": translate(MARGIN + 70, y - 8)}, [self.badge(mark.kind, 0, 0)]
                 )
-            spans = [_escape(f"{words.LEGEND_WORDS[mark.kind]}: ")]
+            spans = [escape(f"{words.LEGEND_WORDS[mark.kind]}: ")]
             for word in mark.words:
                 if isinstance(word, Card):
                     ink = self.theme.red if word.suit in RED_SUITS else self.theme.text
-                    spans.append(_tag("tspan", {"fill": ink}, _escape(word.symbol)))
+                    spans.append(tag("tspan", {"fill": ink}, escape(word.symbol)))
                 else:
-                    spans.append(_escape(word))
-            line = _tag(
+                    spans.append(escape(word))
+            line = tag(
                 "text",
                 {"x": MARGIN + 96, "y": y, "font-size": 24, "fill": self.theme.text},
                 "".join(spans),
             )
-            lines.append(_group({"class": f"pw-legend pw-{mark.kind}"}, [sample, badge, line]))
-        return _group({"class": "pw-legend-lines"}, lines)
+            lines.append(group({"class": f"pw-legend pw-{mark.kind}"}, [sample, badge, line]))
+        return group({"class": "pw-legend-lines"}, lines)
 
 
 __all__ = ["DEFAULT_WIDTH", "MARK_KINDS", "STOCK", "THEMES", "SvgImage", "Theme", "board"]

@@ -108,8 +108,8 @@ def test_searches_side_by_side_share_one_pause():
 def test_a_search_leaves_no_reference_cycle(deal, rules):
     """With the collector paused, a reference cycle made by a search (a recursive inner
     function is one) keeps whatever it reaches until the next collection: all of a solver's
-    memos, more than a million objects on a slow deal. So a finished solver and its pyramid
-    facts must go by reference counting alone, the collector off."""
+    memos. So a finished solver and its pyramid facts must go by reference counting alone,
+    the collector off."""
     problem = problem_from_game(Game.deal(deal, rules))
     gc.collect()
     gc.disable()

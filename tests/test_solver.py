@@ -55,7 +55,7 @@ def _shortest(row: dict) -> tuple[int, str, tuple[str, ...], bool]:
 
 
 def test_shortest_wins_have_the_reference_move_counts_on_every_reference_deck():
-    """All 111 winnable open-stock decks, on both cores (a few minutes of solving)."""
+    """All 111 winnable open-stock decks, on two worker processes (shortest wins are costly)."""
     rows = [row for row in reference_decks("open-stock.jsonl") if row["verdict"] == "winnable"]
     assert len(rows) == 111
     with ProcessPoolExecutor(max_workers=2) as pool:
@@ -315,6 +315,6 @@ def test_a_finished_solve_leaves_nothing_for_the_cyclic_collector():
     gc.disable()
     try:
         assert solve(game).status == "unwinnable"
-        assert gc.collect() < 1000  # with the cycle: 74,388 objects
+        assert gc.collect() < 1000  # a cycle would leave the solver's memos to the collector
     finally:
         gc.enable()

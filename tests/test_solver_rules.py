@@ -542,10 +542,10 @@ def test_the_used_up_second_phase_agrees_with_its_move_by_move_game(deal, remove
 @pytest.mark.parametrize(
     "deal, P, first, then, deck",
     [
-        # Found (`phase_cards` on random deals) where `drained` tried only the longest run of
-        # second-phase cards (the first four), or forced a first-phase card on a card with no
-        # pyramid partner left whenever the first bag held one (as `two_phase` may when that
-        # bag serves every card of the value).
+        # Found by `phase_cards` on random deals: states where `drained` goes wrong if it tries
+        # only the longest run of second-phase cards (the first four), or forces a first-phase
+        # card on a card with no pyramid partner left whenever the first bag holds one (as
+        # `two_phase` may when that bag serves every card of the value).
         (959819, 268435361, 16809984, [9, 5], False),
         (770786, 268384385, 68853699712, [12, 4, 7, 10, 6, 10], True),
         (973511, 268432385, 206158696512, [4, 10, 6, 11], True),
@@ -556,8 +556,8 @@ def test_the_used_up_second_phase_agrees_with_its_move_by_move_game(deal, remove
         (49055, 268435393, 77309411840, [12, 4, 3, 4, 3], False),
     ],
 )
-def test_the_used_up_second_phase_where_a_shortcut_went_wrong(deal, P, first, then, deck):
-    """States where a looser `drained` disagreed with the move-by-move game."""
+def test_the_used_up_second_phase_where_a_shortcut_would_go_wrong(deal, P, first, then, deck):
+    """States where a looser `drained` would disagree with the move-by-move game."""
     values = [card.rank for card in Game.deal(deal).cards[:28]]
     facts = PyramidFacts(values, deck_win=deck, stock_in_play=False)
     seq = sum(v << 4 * n for n, v in enumerate(then))
@@ -759,9 +759,9 @@ def test_the_last_pass_in_segments_decides_alike_and_cuts(monkeypatch):
     assert fewer >= 5, fewer
 
 
-def test_the_last_pass_in_segments_settles_the_slowest_one_recycle_deal_early():
-    """One-recycle deal 9030, the slowest of deals 1-10,000 before rule 10 (147,316 nodes):
-    the apex J♠ must leave last, with the 2♥ or the 2♦ of the stock, and what either keeps
+def test_the_last_pass_in_segments_settles_a_hard_one_recycle_deal_early():
+    """One-recycle deal 9030, which the search settles only deep down without rule 10: the
+    apex J♠ must leave last, with the 2♥ or the 2♦ of the stock, and what either keeps
     out of play, with the cards that can never leave, leaves too little for the rest. Asked
     once the search has run 2,000 nodes, rule 10 proves it lost within a few thousand."""
     solution = solve(Game.deal(9030, "one-recycle"))

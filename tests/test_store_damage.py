@@ -113,7 +113,7 @@ def every_read(store: Store) -> dict:
     }
 
 
-# ---------------------------------------------------------------------- the examples
+# ---------------------------------------------------------------------- one damage of each kind
 DAMAGE = [
     ("open-classic", "save", "[" * 100000),  # deeply nested JSON
     ("win-1", "started_at", "x"),

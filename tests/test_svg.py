@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramid_widget import PRESETS, Card, Game, Move, Rules, build_layout, svg
+from pyramid_widget import PRESETS, Card, Game, Move, Rules, build_layout, svg, svg_look
 from pyramid_widget.cards import COVERED_BY
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -604,8 +604,9 @@ def test_the_status_shows_the_pass_score_and_outcome():
 
 
 # ------------------------------------------------------------------------------ layering
-def test_the_module_imports_neither_the_game_nor_the_saves_at_run_time():
-    source = Path(svg.__file__).read_text(encoding="utf-8")
+@pytest.mark.parametrize("module", [svg, svg_look], ids=lambda module: module.__name__)
+def test_the_module_imports_neither_the_game_nor_the_saves_at_run_time(module):
+    source = Path(module.__file__).read_text(encoding="utf-8")
     tree = ast.parse(source)
     guarded = {
         id(node)
@@ -623,7 +624,7 @@ def test_the_module_imports_neither_the_game_nor_the_saves_at_run_time():
     assert imported, "the walk found the imports"
     assert not [name for name in imported if name.split(".")[-1] in ("game", "saves")]
     allowed = {
-        *("cards", "rules", "words"),
+        *("cards", "rules", "words", "svg_look"),
         *("__future__", "collections.abc", "dataclasses", "typing", "html"),
     }
     assert set(imported) <= allowed

@@ -1,22 +1,9 @@
 """Mining: puzzles from numbered deals, along the lines real games take.
 
-Where to look. For each winnable deal, along its first winning line from the deal's start (at
-each turn the first legal move that keeps the win: `_Oracle.winning_line`), and along the lines
-of a few plausible players (`players.PlausiblePlayer`, seeded from the
-rules, the deal and the line's number). When a player's move would lose, the position is looked
-at like any other, and the player then plays the first winning move instead, so its line stays
-winnable and goes on to the win: a real player's mistakes are where puzzles live.
-
-What makes a position a puzzle (`judge`):
-
-- it is winnable (every position on these lines is);
-- one removal, or two, keeps the win (`MAX_ANSWERS`), and every other legal move loses it:
-  the other removals, a recycle and a draw too (a puzzle never has "or just draw" as a way out);
-- at least one other removal is legal, and loses (a removal always tempts: it clears cards);
-- it is fair: the player has seen every card, or the few unseen ones (at most ``max_unseen``,
-  4 by default) were put in every order into their stock places, and each order has exactly
-  the same answers. (Suits never matter, so orders that only swap cards of one value are the
-  same order and are tried once.)
+Each winnable deal is looked at along its first winning line from the deal's start
+(`_Oracle.winning_line`) and along the lines of a few plausible players
+(`players.PlausiblePlayer`): a real player's mistakes are where puzzles live. `judge` and
+`is_fair` say what makes a position a puzzle.
 
 Each deal is mined by `mine_deal`, a plain top-level function of one picklable `DealTask`, so
 any `concurrent.futures` executor (a process pool, a dask client's executor) can run it; the
@@ -149,9 +136,12 @@ class _Oracle:
 
 
 def judge(game: Game, oracle: _Oracle) -> tuple[list[Move], list[Move]] | None:
-    """The answers and the losing moves of a winnable position, or None if it is no puzzle
-    (see the module docstring). Waits (draw, recycle) are asked first: one that keeps the win
-    settles it at once."""
+    """The answers and the losing moves of a winnable position (every position on the mined
+    lines is), or None if it is no puzzle. A puzzle has one removal, or two (`MAX_ANSWERS`),
+    that keep the win, and every other legal move loses it: the other removals, a recycle and
+    a draw too (a puzzle never has "or just draw" as a way out); and at least one other
+    removal is legal, and loses (a removal always tempts: it clears cards). Waits (draw,
+    recycle) are asked first: one that keeps the win settles it at once."""
     moves = game.legal_moves()
     open_removals = [move for move in moves if move.kind in REMOVALS]
     waits = [move for move in moves if move.kind not in REMOVALS]
@@ -196,7 +186,10 @@ def arrangements(game: Game) -> Iterator[Game]:
 
 
 def is_fair(game: Game, answers: list[Move], oracle: _Oracle, max_unseen: int) -> bool:
-    """True when no order of the unseen cards changes the answers (see the module docstring)."""
+    """True when the player has seen every card, or the few unseen ones (at most
+    ``max_unseen``), put in every order into their stock places, give exactly the same
+    answers. Suits never matter, so orders that only swap cards of one value are the same
+    order and are tried once (`arrangements`)."""
     if unseen_cards(game) > max_unseen:
         return False
     for other in arrangements(game):
@@ -277,7 +270,10 @@ def player_seed(rules: str, deal: int, line: int) -> int:
 
 
 def _player_line(start: Game, seed: int, oracle: _Oracle) -> Iterator[Game]:
-    """The positions of one plausible player's game, kept winnable (see the module docstring)."""
+    """The positions of one plausible player's game, seeded from the rules, the deal and the
+    line's number (`player_seed`), kept winnable: where the player's move would lose, the
+    position is looked at like any other, and the player then plays the first winning move
+    instead, so its line goes on to the win."""
     game = start.copy()
     player = PlausiblePlayer(seed)
     for _ in range(LINE_MOVES):

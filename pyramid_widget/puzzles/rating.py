@@ -1,24 +1,10 @@
 """Difficulty, measured: how often players who do not search go wrong, and how deep the loss lies.
 
-A puzzle's measures (`Measures`):
-
-- ``greedy_wrong``: the share of the greedy player's choices here that lose (it removes what
-  uncovers the most; see `players`);
-- ``pile_wrong``: the same for the pile player (waste top or stock top first);
-- ``random_wrong``: the share of all legal removals that lose (a player who picks any removal);
-- ``depth``: how deep the loss lies. After each losing removal (and a losing recycle) a greedy
-  player plays on until the loss is plain (`losses.plain_loss`: a card that can never leave, a
-  pyramid short of partners, a dead end, no move); ``depth`` is the most removals it still
-  makes on the way, over those moves, capped at `DEPTH_CAP` (a loss that never shows plainly
-  within `STEP_CAP` moves counts as the cap).
-
-None of them depends on how the solver searches (only on its verdicts, which are exact), so a
-faster solver rates every puzzle the same. (No node count of the solver is a measure for that
-reason: node counts fall as the solver gets faster.)
-
-Why no fair-hint player: on a fair puzzle a fair hint never goes wrong. With every card seen it
-is the exact solver, and with a few unseen cards it tries every order of them, in each of which
-the answer (and only the answer) keeps the win. The tests check that it finds an answer.
+The measures (`Measures`) rest on the solver's verdicts only, which are exact, never on how it
+searches (no node count), so a faster solver rates every puzzle the same. No fair-hint player
+is measured: on a fair puzzle it never goes wrong (with every card seen it is the exact solver,
+and with a few unseen cards it tries every order of them, in each of which the answer, and only
+the answer, keeps the win).
 
 The rating (0-100) and its buckets::
 
@@ -49,7 +35,18 @@ HARD_FROM = 55
 
 @dataclass(frozen=True)
 class Measures:
-    """What was measured on one puzzle (see the module docstring)."""
+    """What is measured on one puzzle.
+
+    greedy_wrong: the share of the greedy player's choices here that lose (it removes what
+        uncovers the most; see `players`).
+    pile_wrong: the same for the pile player (waste top or stock top first).
+    random_wrong: the share of all legal removals that lose (a player who picks any removal).
+    depth: how deep the loss lies. After each losing removal (and a losing recycle) a greedy
+        player plays on until the loss is plain (`losses.plain_loss`: a card that can never
+        leave, a pyramid short of partners, a dead end, no move); ``depth`` is the most
+        removals it still makes on the way, over those moves, capped at `DEPTH_CAP` (a loss
+        that never shows plainly within `STEP_CAP` moves counts as the cap).
+    """
 
     greedy_wrong: float
     pile_wrong: float

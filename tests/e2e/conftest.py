@@ -56,7 +56,7 @@ def _in_ci() -> bool:
 
 @pytest.fixture(scope="session")
 def jupyter_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
-    """A JupyterLab server for the whole session (about 5 s to start)."""
+    """A JupyterLab server for the whole session (starting one is slow)."""
     server = start_server("lab", tmp_path_factory.mktemp("jupyterlab"), REPO)
     try:
         yield server

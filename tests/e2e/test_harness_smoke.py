@@ -71,9 +71,8 @@ def test_notebook7_hosts_the_same_flow(nb7_notebook):
 
 def test_kernels_are_shut_down_even_while_one_is_starting(jupyter_lab: JupyterServer):
     """A test ends by shutting its kernels down, often while the page it opened still starts
-    one. jupyter_server answers a list asked for during a start with a 500 (a fresh clone's CI
-    run met it in one test of 941); the clean-up must wait that out, and leave no kernel
-    behind."""
+    one. jupyter_server answers a list asked for during a start with a 500; the clean-up must
+    wait that out, and leave no kernel behind."""
     errors: list[BaseException] = []
 
     def start_kernel() -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from pyramid_widget import Game, IllegalMove, deal_winnable, hint, review, solve, winnability
 from pyramid_widget.store import Store
 
-#: The deal most facts are about (classic rules): winnable, solved in milliseconds.
+#: The deal most facts are about (classic rules): winnable, and solved far inside any time limit.
 DEAL = 2
 
 

@@ -145,10 +145,6 @@ class GameSession:
         return self.board.recorder.store
 
     @property
-    def saving(self) -> bool:
-        return self.store.saving
-
-    @property
     def options(self) -> ViewOptions:
         return self._options
 

@@ -11,6 +11,8 @@ SVG writers it draws with are in svg_look.py.
 
 from __future__ import annotations
 
+import base64
+import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -72,10 +74,20 @@ DEFAULT_WIDTH = 480
 
 
 class SvgImage(str):
-    """An SVG document as a `str`, which Jupyter displays as the picture (`_repr_svg_`)."""
+    """An SVG document as a `str`, which Jupyter displays as the picture (`_repr_svg_`), with
+    its `title` and `description` in words (what a screen reader reads)."""
+
+    title: str = ""
+    description: str = ""
 
     def _repr_svg_(self) -> str:
         return str(self)
+
+    def as_img(self) -> str:
+        """The picture as an `<img>` (which HTML sanitizers let through), its words as alt text."""
+        source = "data:image/svg+xml;base64," + base64.b64encode(self.encode()).decode()
+        alt = html.escape(f"{self.title}. {self.description}")
+        return f'<img alt="{alt}" src="{source}">'
 
 
 # ------------------------------------------------------------------------------ the picture
@@ -137,7 +149,9 @@ def board(
     lines = wanted if legend else []
     drawing = _Drawing(game, colours, reveal=reveal, legend_lines=len(lines))
     drawing.place_marks(wanted)
-    return SvgImage(drawing.svg(width, lines))
+    picture = SvgImage(drawing.svg(width, lines))
+    picture.title, picture.description = drawing.title(), drawing.description()
+    return picture
 
 
 def _theme(theme: str | Theme) -> Theme:

@@ -8,7 +8,6 @@ its own methods, so a cell can play (`w.play("5h+8c")`) and every view follows.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import time
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from .review import Review
 from .rules import Rules
 from .session import GameSession, StoreChoice
 from .store import DEFAULT, FinishedGame, NullStore, Store
-from .view import OPTION_FIELDS, OPTION_NAMES, MoveEvent, ViewOptions, catalog
+from .view import OPTION_FIELDS, OPTION_NAMES, MoveEvent, catalog
 
 
 def _asset(name: str) -> Path:
@@ -59,17 +58,12 @@ class PyramidWidget(anywidget.AnyWidget):
     Move.parse('draw')
     []
 
-    `rules` is a preset name ("classic", "scored", "open-stock", "one-recycle", "strict", or
-    e.g. "classic,passes=1") or a `Rules`; the deal is a `deal` number, a 52-card `layout`
-    text, an existing `game`, or a random numbered deal. (`w.layout` stays ipywidgets' layout
-    object; the cards' layout is `w.game.layout`.)
-
-    `store` is where games and records are saved: the records database by default
-    (`PYRAMID_WIDGET_DB`, else the Jupyter data folder), a path, a `Store`, or None to save
-    nothing. The board offers to continue the last unfinished game of its rules;
-    `PyramidWidget.continue_saved()` does so from code, `w.records()` and `w.history()` read
-    the records, and `w.review()` reviews a finished game. `w.session` is the plain-Python
-    session behind the board.
+    `rules`: a preset name ("classic", "scored", "open-stock", "one-recycle", "strict", or e.g.
+    "classic,passes=1") or a `Rules`. The deal: a `deal` number, a 52-card `layout` text, a
+    `game`, or a random numbered deal (`w.layout` stays ipywidgets' layout object). `store`:
+    where games and records are saved: the records database by default (`PYRAMID_WIDGET_DB`,
+    else the Jupyter data folder), a path, a `Store`, or None to save nothing. `w.session` is
+    the plain-Python session behind the board.
     """
 
     _esm = _asset("widget.js")
@@ -79,9 +73,7 @@ class PyramidWidget(anywidget.AnyWidget):
     moves = traitlets.List(traitlets.Unicode(), help="The move log, in notation.").tag(sync=True)
     catalog = traitlets.Dict(help="Presets, pass choices and options for the menus.").tag(sync=True)
     drawn = traitlets.Int(
-        0,
-        help="The state version a view last drew: a notice from the page, on which hosts such "
-        "as marimo re-run the cells that read the board. Python decides nothing from it.",
+        0, help="The state version a view last drew: on it hosts such as marimo re-run cells."
     ).tag(sync=True)
 
     highlight_partners = _option_trait("highlight_partners")
@@ -122,9 +114,9 @@ class PyramidWidget(anywidget.AnyWidget):
     def continue_saved(
         cls, rules: Rules | str = "classic", *, store: StoreChoice = DEFAULT, **kwargs: Any
     ) -> PyramidWidget | None:
-        """A widget on the last unfinished game of `rules` saved in `store`, with its position,
-        undo and redo history and clock, as the board's Continue does; None when there is
-        none to continue (nothing saved, or it is open on another board of this kernel).
+        """A widget on the last unfinished game of `rules` saved in `store` (position, history,
+        clock), as the board's Continue does; None when there is none (or another board of
+        this kernel plays it).
 
         >>> PyramidWidget.continue_saved("classic", store=None) is None   # nothing saved
         True
@@ -157,24 +149,14 @@ class PyramidWidget(anywidget.AnyWidget):
         self._pictures.append(display(self._picture(), raw=True, display_id=True))
 
     def _picture(self) -> dict[str, str]:
-        """The position as a picture (an `<img>` of its SVG, which sanitizers let through)
-        and in words; neither names the deal, which may still be secret."""
-        game = self.session.game
-        picture = svg.board(game, size=480)
-        source = "data:image/svg+xml;base64," + base64.b64encode(picture.encode()).decode()
-        words = (
-            f"Pyramid board ({game.rules.name}): cleared {game.cleared} of 28, pass "
-            f"{game.pass_number} of {game.rules.passes_text}, {game.move_count} moves"
-        )
-        return {
-            "text/html": f'<div class="pw-picture"><img alt="{words}" src="{source}"></div>',
-            "text/plain": words,
-        }
+        """The position as a picture and in words; neither names the deal (it may be secret)."""
+        picture = svg.board(self.session.game, size=480)
+        html = f'<div class="pw-picture">{picture.as_img()}</div>'
+        return {"text/html": html, "text/plain": picture.title}
 
     # ------------------------------------------------------------------ publishing
     def _show(self, state: dict[str, Any], moves: list[str]) -> None:
-        """A new state from the session: one comm message for the state and the move log, and
-        the option traits brought in line with it."""
+        """A new state: one comm message for it and the move log; the option traits follow."""
         with self.hold_sync():
             self.moves = moves
             self.state = state
@@ -211,18 +193,12 @@ class PyramidWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------ the session's calls
     @property
     def game(self) -> Game:
-        """The live game. Play through the widget's methods so the views follow; after
-        changing the game directly, call `refresh()`."""
+        """The live game: play through the widget so the views follow (else call `refresh()`)."""
         return self.session.game
 
     @property
-    def version(self) -> int:
-        return self.session.version
-
-    @property
     def elapsed(self) -> float:
-        """Seconds played on this deal (paused time, time away and time before the first move
-        excluded; a continued game goes on from its saved time)."""
+        """Seconds played on this deal (not paused, hidden, or before the first move)."""
         return self.session.elapsed
 
     @property
@@ -234,17 +210,8 @@ class PyramidWidget(anywidget.AnyWidget):
         """The records database games are saved in (a NullStore when saving is off)."""
         return self.session.store
 
-    @property
-    def saving(self) -> bool:
-        return self.session.saving
-
-    @property
-    def options(self) -> ViewOptions:
-        return self.session.options
-
     def play(self, move: Move | str) -> Move:
-        """Play a pair ("5h+8c"), a King ("Kh"), "draw" or "recycle"; raises IllegalMove with
-        the engine's reason, changing nothing, when the move is refused."""
+        """Play "5h+8c", "Kh", "draw" or "recycle"; IllegalMove with the reason if refused."""
         return self.session.play(move)
 
     def draw(self) -> Move:
@@ -284,13 +251,11 @@ class PyramidWidget(anywidget.AnyWidget):
         return self.session.share()
 
     def on_move(self, callback: Callable[[MoveEvent], Any], remove: bool = False) -> None:
-        """Call `callback(event)` after every change of position, whoever made it;
-        `str(event)` is the move's notation for a move."""
+        """Call `callback(event)` after every change of position, whoever made it."""
         self.session.on_move(callback, remove)
 
     def hint(self, fair: bool | None = None, time_limit: float | None = None) -> Any:
-        """Ask the solver for a hint on the position on the board, show it there, return it
-        (`fair`, by default the `fair_hints` option: only the cards the player has seen)."""
+        """A hint on the position (`fair`: only seen cards; the option by default), shown too."""
         return self.session.hints.ask(fair, time_limit)
 
     def solve(self, time_limit: float | None = None) -> Any:
@@ -298,8 +263,7 @@ class PyramidWidget(anywidget.AnyWidget):
         return self.session.solve(time_limit)
 
     def review(self, time_limit: float | None = None) -> Review:
-        """Review the game, show the table on the board, and return the `Review`; it needs the
-        game to be over or every card seen (`review(w.game)` works at any time)."""
+        """Review the game (over, or every card seen), show the table on the board, return it."""
         return self.session.reviews.run(time_limit)
 
     def puzzle(
@@ -310,11 +274,9 @@ class PyramidWidget(anywidget.AnyWidget):
         difficulty: str | None = None,
         rules: Rules | str | None = None,
     ) -> Puzzle:
-        """Pose a puzzle mined from a real deal on the board: `which` (a `Puzzle` or an id),
-        or the first of the shipped ones of `rules` (the board's) with that `theme` and
-        `difficulty`; `next_puzzle()`, `previous_puzzle()` step through them and
-        `close_puzzle()` brings back the game that was on the board. The board refuses a wrong
-        move and says why, then lets the player play on to the win."""
+        """Pose a puzzle mined from a real deal: `which` (a `Puzzle` or an id), or the first
+        shipped one of `rules` with that `theme` and `difficulty`; `close_puzzle()` brings the
+        game in play back. A wrong move is refused with the reason why it loses."""
         return self.session.puzzles.open(which, theme=theme, difficulty=difficulty, rules=rules)
 
     def next_puzzle(self) -> Puzzle:
@@ -327,8 +289,7 @@ class PyramidWidget(anywidget.AnyWidget):
         self.session.puzzles.close()
 
     def records(self, rules: Rules | str | None = None) -> Records:
-        """The records of `rules` (default: this game's): games, wins, losses, win rate,
-        streaks, fastest win, fewest moves, best score when scoring."""
+        """The records of `rules` (default: this game's): games, wins, streaks, bests."""
         return self.session.records(rules)
 
     def history(

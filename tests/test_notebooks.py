@@ -207,7 +207,7 @@ def test_a_saved_board_keeps_a_picture_of_its_last_position() -> None:
     outputs = nb.cells[0].outputs
     assert WIDGET_VIEW in outputs[0]["data"]  # the live board
     html = outputs[1]["data"]["text/html"]  # and, beside it, the picture
-    assert html.startswith('<div class="pw-picture"><img alt="Pyramid board (classic)')
+    assert html.startswith('<div class="pw-picture"><img alt="Pyramid Solitaire: 28 of 28')
     picture = base64.b64decode(html.split("base64,")[1].split('"')[0]).decode()
     assert "Moves 2" in picture  # updated after the moves made in the next cell
     number = nb.cells[1].outputs[0]["data"]["text/plain"]

@@ -8,6 +8,8 @@ from those colours with WCAG 2's formula.
 from __future__ import annotations
 
 import ast
+import base64
+import html
 import math
 import random
 import re
@@ -625,7 +627,7 @@ def test_the_module_imports_neither_the_game_nor_the_saves_at_run_time(module):
     assert not [name for name in imported if name.split(".")[-1] in ("game", "saves")]
     allowed = {
         *("cards", "rules", "words", "svg_look"),
-        *("__future__", "collections.abc", "dataclasses", "typing", "html"),
+        *("__future__", "base64", "collections.abc", "dataclasses", "typing", "html"),
     }
     assert set(imported) <= allowed
 
@@ -636,3 +638,16 @@ def test_a_theme_of_ones_own_is_used_as_given():
     assert root.find(f"{NS}rect").get("fill") == "#f4ecd8"
     in_play = [g for g in root.iter(f"{NS}g") if g.get("data-status") == "in_play"]
     assert {g.findall(f"{NS}rect")[-1].get("fill") for g in in_play} == {"#fffaf0"}
+
+
+def test_a_picture_as_an_img_carries_its_title_and_description_as_alt_text():
+    """An HTML export or a sanitizing host shows the `<img>`: a reader hears what it shows."""
+    game = Game.deal(3)
+    game.draw()
+    picture = svg.board(game)
+    img = picture.as_img()
+    alt = html.unescape(re.search(r'alt="([^"]*)"', img).group(1))
+    assert alt == f"{picture.title}. {picture.description}"
+    assert f"<title>{picture.title}</title>" in picture and "Waste: 1 card, top" in alt
+    source = base64.b64decode(img.split("base64,")[1].split('"')[0]).decode()
+    assert source == picture

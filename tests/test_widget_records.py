@@ -133,7 +133,7 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
         off.play(move)
     off.restart()
     off.play("Kc")
-    assert isinstance(off.store, NullStore) and not off.saving
+    assert isinstance(off.store, NullStore) and not off.store.saving
     shown = off.state["records"]
     assert {key: shown[key] for key in ("games", "wins", "saving")} == {
         "games": 0,
@@ -146,7 +146,7 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
 
     on = PyramidWidget("open-stock", layout=LAYOUT)  # the default: PYRAMID_WIDGET_DB
     on.play("Kc")
-    assert on.saving and on.store.path == default_path()
+    assert on.store.saving and on.store.path == default_path()
     on.close()
     with Store(default_path()) as store:
         assert store.saved_game("open-stock").game.log == ["Kc"]

@@ -258,7 +258,7 @@ def session() -> dict[str, Any]:
     deal = board.state["deal"]
     board.close()
     return {
-        "threaded": board._jobs.threaded,
+        "threaded": board.jobs.threaded,
         "hint_ack": hint_ack,
         "hint_settled": hint_settled,
         "said_checking": said_checking,

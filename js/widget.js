@@ -256,7 +256,7 @@
  * `request_typedef()` (tests/test_design.py fails when the two differ). `Intent` adds the
  * envelope. A tap is every click or Enter on a card or a pile that is not a local selection:
  * Python decides what it means (draw, recycle, a King, a pair with the selected card, auto-pair).
- * @typedef {{action: "tap", target: CardCode | "stock" | "waste", selected?: CardCode}
+ * @typedef {{action: "tap", target: CardCode | "stock" | "waste", selected?: CardCode, face?: CardCode | "back" | "empty"}
  *   | {action: "pair", cards: [CardCode, CardCode]}
  *   | {action: "draw"}
  *   | {action: "recycle"}
@@ -1310,6 +1310,15 @@ const KEY_COMMANDS = {
   f: "fullscreen",
 };
 /**
+ * What the player sees on a pile: its face-up top card, "back" (face-down cards) or "empty".
+ * @param {State} state @param {"stock" | "waste"} pile @returns {CardCode | "back" | "empty"}
+ */
+function pileFace(state, pile) {
+  const { top, count } = pile === "stock" ? state.stock : state.waste;
+  return top || (count ? "back" : "empty");
+}
+
+/**
  * The request for a command that is an action of no fields in Python's table, or null.
  * @param {Catalog | null | undefined} catalog @param {string} command @returns {Request | null}
  */
@@ -1485,14 +1494,18 @@ class Input {
     }
   }
 
-  /** Send a tap with the current selection, which it clears.
+  /** Send a tap with the current selection, which it clears; a tap on a pile says what the
+   * player saw on it, so that Python applies it only while it means what it meant then.
    * @param {CardCode | "stock" | "waste"} target @param {CardCode | null} card the card tapped */
   tap(target, card) {
+    const state = this.view.state;
+    if (!state) return;
     this.view.clearTransient();
     const selected = this.view.ui.selected;
     if (selected) this.view.select(null);
     const cards = [selected, card].filter((code) => code != null);
-    this.send(selected ? { action: "tap", target, selected } : { action: "tap", target }, cards);
+    const pile = target === "stock" || target === "waste" ? { face: pileFace(state, target) } : {};
+    this.send({ action: "tap", target, ...(selected ? { selected } : {}), ...pile }, cards);
   }
 
   // ------------------------------------------------------------------ pointer

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from . import codes, words
@@ -26,101 +26,9 @@ from .deals import (
     parse_layout,
     random_deal_number,
 )
+from .moves import DRAW, RECYCLE, IllegalMove, Move
 from .position import FULL_PYRAMID, Position, check_reachable, deal_start, earned
 from .rules import Rules
-
-MoveKind = Literal["pair", "king", "draw", "recycle"]
-
-
-class IllegalMove(ValueError):
-    """A move the rules refuse; `.reason` says why in the player's words. Nothing changed."""
-
-    def __init__(self, reason: str, move: object = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.move = move
-
-
-_CARDS_PER_KIND = {"pair": 2, "king": 1, "draw": 0, "recycle": 0}
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A move: a pair ("5h+8c"), a King ("Kh"), "draw" or "recycle". Hashable."""
-
-    kind: MoveKind
-    cards: tuple[Card, ...] = ()
-
-    def __post_init__(self) -> None:
-        """A hand-built Move is checked like a parsed one: its kind, how many cards it names
-        and that they are cards; a pair's cards are kept in canonical order."""
-        count = _CARDS_PER_KIND.get(self.kind) if isinstance(self.kind, str) else None
-        cards = self.cards
-        if (
-            count is None
-            or not isinstance(cards, tuple | list)
-            or not all(isinstance(c, Card) for c in cards)
-            or len(cards) != count
-        ):
-            raise IllegalMove(words.malformed_move(self.kind, cards, count))
-        object.__setattr__(self, "cards", tuple(sorted(cards)))
-
-    @classmethod
-    def pair(cls, a: Card, b: Card) -> Move:
-        return cls("pair", tuple(sorted((a, b))))
-
-    @classmethod
-    def king(cls, card: Card) -> Move:
-        return cls("king", (card,))
-
-    @classmethod
-    def parse(cls, text: str | Move) -> Move:
-        """Read a notation; either order of a pair is accepted. Raises IllegalMove if unreadable.
-
-        >>> Move.parse("8c+5h"), Move.parse("Kd").kind
-        (Move.parse('5h+8c'), 'king')
-        """
-        if isinstance(text, Move):
-            return text
-        if not isinstance(text, str):
-            raise IllegalMove(words.not_a("move", text))
-        word = text.strip()
-        if word.lower() in ("draw", "recycle"):
-            return DRAW if word.lower() == "draw" else RECYCLE
-        parts = word.split("+")
-        try:
-            cards = [Card.parse(part) for part in parts]
-        except ValueError:
-            raise IllegalMove(words.not_a("move", text)) from None
-        if len(cards) == 2:
-            return cls.pair(*cards)
-        if len(cards) == 1:
-            return cls.king(cards[0])
-        raise IllegalMove(words.not_a("move", text))
-
-    def __str__(self) -> str:
-        if self.kind in ("draw", "recycle"):
-            return self.kind
-        return "+".join(str(card) for card in self.cards)
-
-    @property
-    def text(self) -> str:
-        """The move as a player reads it: "3♦ + 10♠", "K♠", "draw", "recycle" (notation,
-        `str(move)`, is for code).
-
-        >>> Move.parse("3d+Ts").text
-        '3♦ + 10♠'
-        """
-        if self.kind in ("draw", "recycle"):
-            return self.kind
-        return " + ".join(card.symbol for card in self.cards)
-
-    def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
-
-
-DRAW = Move("draw")
-RECYCLE = Move("recycle")
 
 Pile = Literal["stock", "waste"]
 PILES: tuple[Pile, ...] = ("stock", "waste")
@@ -576,7 +484,7 @@ class Game:
         Move.parse('draw')
         >>> game.tap_move(game.pyramid[0])
         Traceback (most recent call last):
-        pyramid_widget.game.IllegalMove: that card is still covered
+        pyramid_widget.moves.IllegalMove: that card is still covered
         """
         pick = self._as_card(selected) if selected is not None else None
         if target == "stock":
@@ -603,6 +511,50 @@ class Game:
         if partner is None:
             raise IllegalMove(words.NO_PARTNER, lone)
         return Move.pair(card, partner)
+
+    def pile_face(self, pile: Pile) -> str:
+        """What a player sees on `pile`: its face-up top card ("8c"), "back" (face-down cards)
+        or "empty"."""
+        top = self.stock_top if pile == "stock" else self.waste_top
+        if top is not None:
+            return str(top)
+        return "back" if (self.stock_count if pile == "stock" else self.waste) else "empty"
+
+    def pile_tap_refusal(
+        self, pile: Pile, face: str, selected: Card | str | None = None
+    ) -> str | None:
+        """Why a tap on `pile` made while it showed `face` (`pile_face`) no longer means what
+        the player saw it mean, or None when it still does. A face-down stock draws whichever
+        card is next, so quick taps draw once each; a tap that acts on a face-up card, or a
+        draw whose stock ran out meanwhile, is refused with the reason.
+
+        >>> game = Game.deal(42)
+        >>> game.pile_tap_refusal("stock", "back") is None
+        True
+        >>> game.pile_tap_refusal("stock", "empty")
+        'the waste was turned over before that tap arrived; nothing was done'
+        """
+        pick = self._as_card(selected) if selected is not None else None
+        then, now = (
+            self._pile_meaning(pile, face, pick),
+            self._pile_meaning(pile, self.pile_face(pile), pick),
+        )
+        if then == now:
+            return None
+        if then == "draw" and now == "recycle":
+            return words.STOCK_RAN_OUT
+        if then == "recycle":
+            return words.STOCK_TURNED_OVER
+        return words.pile_changed(pile)
+
+    def _pile_meaning(self, pile: Pile, face: str, pick: Card | None) -> str:
+        """What a tap on `pile` with `face` on it acts on: "draw", "recycle", or a card."""
+        if pile == "waste":
+            return face
+        if face in ("back", "empty"):
+            return "draw" if face == "back" else "recycle"
+        top = Card.parse(face)
+        return face if pick is not None or self._king_leaves_from_stock(top) else "draw"
 
     def auto_partner(self, card: Card) -> Card | None:
         """The partner auto-pair takes for `card`: the first card in play that makes 13 with

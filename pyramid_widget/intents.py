@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .game import PILES, IllegalMove, Move
-from .words import ANSWERED, NOTHING_TO_CONTINUE, STALE
+from .words import ANSWERED, NOTHING_TO_CONTINUE
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -61,6 +61,12 @@ def _card(value: Any, key: str) -> Card:
 
 def _target(value: Any, key: str) -> Card | str:
     return value if value in PILES else _card(value, key)
+
+
+def _face(value: Any, key: str) -> str:
+    if value in ("back", "empty"):
+        return value
+    return str(_card(value, key))
 
 
 def _two_cards(value: Any, key: str) -> tuple[Card, Card]:
@@ -118,6 +124,7 @@ PAIR = Field(_two_cards, "[CardCode, CardCode]", required=True)
 COUNT = Field(_count, "number")
 FLAG = Field(_flag, "boolean", default=False)
 TEXT = Field(_text, "string")
+FACE = Field(_face, 'CardCode | "back" | "empty"')
 
 
 def _needed(spec: Field) -> Field:
@@ -137,6 +144,11 @@ class Action:
     fields: Mapping[str, Field] = field(default_factory=dict)
     check: Callable[[dict[str, Any]], None] | None = None
     positional: bool = False
+
+
+def _pile_face_given(fields: dict[str, Any]) -> None:
+    if fields["target"] in PILES and fields["face"] is None:
+        raise BadIntent("a tap on a pile needs the 'face' the player saw on it")
 
 
 def _one_way_to_deal(fields: dict[str, Any]) -> None:
@@ -170,8 +182,9 @@ def _puzzle(session: GameSession, f: dict[str, Any]) -> Any:
 ACTIONS: Mapping[str, Action] = MappingProxyType(
     {
         "tap": Action(
-            lambda s, f: s.tap(f["target"], f["selected"]),
-            {"target": TARGET, "selected": CARD},
+            lambda s, f: s.tap(f["target"], f["selected"], face=f["face"]),
+            {"target": TARGET, "selected": CARD, "face": FACE},
+            check=_pile_face_given,
             positional=True,
         ),
         "pair": Action(
@@ -371,14 +384,8 @@ class Desk:
     def _apply(self, intent: Intent) -> dict:
         session, action = self.session, ACTIONS[intent.action]
         try:
-            if action.positional:
-                if intent.version > session.version:
-                    raise BadIntent(f"version {intent.version} is newer than the board's")
-                if (
-                    intent.fields.get("target") in PILES
-                    and intent.version < session.position_version
-                ):
-                    raise BadIntent(STALE)
+            if action.positional and intent.version > session.version:
+                raise BadIntent(f"version {intent.version} is newer than the board's")
             return _answer(intent, action.call(session, dict(intent.fields)))
         except (BadIntent, IllegalMove) as error:
             return ack(intent, False, error.reason, None)

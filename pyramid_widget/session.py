@@ -24,7 +24,7 @@ from typing import Any
 from . import solver
 from .board import Board, make_game, pick_deal, winnable_deal
 from .cards import Card
-from .game import DRAW, RECYCLE, Game, IllegalMove, Move, Pile
+from .game import DRAW, PILES, RECYCLE, Game, IllegalMove, Move, Pile
 from .hint_mode import HintMode
 from .jobs import Jobs
 from .puzzle_mode import PuzzleMode
@@ -198,12 +198,25 @@ class GameSession:
             self.changed(MoveEvent("play", str(played)))
         return played
 
-    def tap(self, target: Card | Pile | str, selected: Card | str | None = None) -> Move | Card:
+    def tap(
+        self,
+        target: Card | Pile | str,
+        selected: Card | str | None = None,
+        *,
+        face: str | None = None,
+    ) -> Move | Card:
         """A tap on a card or a pile (`Game.tap_move` says what it means): the move it made,
-        or the card it selects; IllegalMove with the reason if it can do nothing."""
+        or the card it selects; IllegalMove with the reason if it can do nothing. `face`: what
+        the player saw on the pile tapped (`Game.pile_face`); the tap is refused if it now
+        means something else (`Game.pile_tap_refusal`)."""
         with self.lock:
             self.check_not_paused()
-            meant = self.game.tap_move(target, selected, auto_pair=self._options.auto_pair)
+            game = self.game
+            if face is not None and target in PILES:
+                refusal = game.pile_tap_refusal(target, face, selected)
+                if refusal is not None:
+                    raise IllegalMove(refusal)
+            meant = game.tap_move(target, selected, auto_pair=self._options.auto_pair)
             return self.play(meant) if isinstance(meant, Move) else meant
 
     def draw(self) -> Move:

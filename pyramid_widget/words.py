@@ -142,7 +142,15 @@ def refused_redo(reason: str) -> str:
 
 
 # ---------------------------------------------------------------------------- the board's modes
-STALE = "the board changed before that move arrived; nothing was done"
+STOCK_RAN_OUT = "the stock ran out before that tap arrived; nothing was done"
+STOCK_TURNED_OVER = "the waste was turned over before that tap arrived; nothing was done"
+
+
+def pile_changed(pile: str) -> str:
+    """Why a tap on a pile whose top card changed meanwhile did nothing."""
+    return f"the {pile}'s top card changed before that tap arrived; nothing was done"
+
+
 ANSWERED = "that message was answered long ago; nothing was done"
 NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
 REVIEW_LOCKED = (

@@ -129,12 +129,14 @@ def test_the_session_plays_a_whole_game_through_intents(threads):
     session = GameSession("open-stock", layout=LAYOUT, store=None, threads=threads)
     for seq, move in enumerate(SOLUTION, 1):
         if move == "draw":
-            ack = intent(session, "tap", seq, target="stock")
+            ack = intent(session, "tap", seq, target="stock", face=session.game.pile_face("stock"))
         elif "+" in move:
             a, b = move.split("+")
             ack = intent(session, "tap", seq, target=b, selected=a)
         else:
-            ack = intent(session, "tap", seq, target=move if move != "recycle" else "stock")
+            target = move if move != "recycle" else "stock"
+            face = session.game.pile_face("stock") if target == "stock" else None
+            ack = intent(session, "tap", seq, target=target, face=face)
         assert ack["ok"], (move, ack)
     assert session.game.is_won and session.moves == [str(Move.parse(m)) for m in SOLUTION]
     assert Game.from_json(session.game.to_json()).is_won
@@ -154,5 +156,6 @@ def test_javascripts_null_from_pyodide_reads_as_nothing_selected():
         "action": "tap",
         "target": "stock",
         "selected": JsNull(),
+        "face": "back",
     }
     assert Desk(session).handle(message)["move"] == "draw"

@@ -139,6 +139,7 @@ def test_taps_through_the_session_answer_with_the_engines_words(rules, deal, see
             "action": "tap",
             "target": target,
             "selected": selected,
+            "face": game.pile_face(target) if target in PILES else None,
         }
         check = game.copy()
         try:

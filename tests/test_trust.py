@@ -430,6 +430,8 @@ def test_nothing_sent_names_an_unseen_card_or_a_deal_not_chosen(rules, seed):
                 ),
                 "selected": rng.choice([None, *map(str, game.in_play)]),
             }
+            if fields["target"] in ("stock", "waste"):
+                fields["face"] = game.pile_face(fields["target"])
         answer = Desk(session).handle(
             {
                 "type": "intent",

@@ -15,7 +15,7 @@ from helpers import LAYOUT, Front, cards_named
 from pyramid_widget import Card, Game, IllegalMove, Rules, build_layout
 from pyramid_widget.view import MoveEvent
 from pyramid_widget.widget import PyramidWidget
-from pyramid_widget.words import STALE
+from pyramid_widget.words import STOCK_RAN_OUT, STOCK_TURNED_OVER, pile_changed
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_a_refused_pair_says_why_and_changes_nothing(widget, front):
     [
         ("tap", {"target": "Th"}, "that card is still covered"),
         ("tap", {"target": "Jh", "selected": "3c"}, "those two do not add up to 13"),
-        ("tap", {"target": "waste"}, "the waste is empty"),
+        ("tap", {"target": "waste", "face": "empty"}, "the waste is empty"),
         ("tap", {"target": "Qd"}, "that card is not in play"),  # unseen, deep in the stock
         ("pair", {"cards": ["Th", "3h"]}, "that card is still covered"),
         ("pair", {"cards": ["Kc", "Ah"]}, "a King is removed alone"),
@@ -95,9 +95,10 @@ def test_a_lone_tap_on_a_card_in_play_selects_it_and_python_says_so(widget, fron
 
 def test_a_tap_on_the_stock_is_decided_in_python(widget, front):
     assert widget.state["stock"]["top"] == "6d"
-    ack = front.intent("tap", target="stock", selected="7h")  # pairs with the face-up top
+    ack = front.intent("tap", target="stock", selected="7h", face="6d")  # pairs with the top
     assert ack["move"] == "6d+7h"
-    assert front.intent("tap", target="stock")["move"] == "draw"  # nothing selected: a draw
+    face = widget.game.pile_face("stock")
+    assert front.intent("tap", target="stock", face=face)["move"] == "draw"  # nothing selected
 
 
 def test_draw_recycle_undo_and_redo_by_message():
@@ -143,13 +144,37 @@ def test_auto_pair_takes_the_first_partner_from_the_top_then_the_waste():
 
 
 # ------------------------------------------------------------------ stale and malformed
-def test_a_stock_tap_made_on_an_old_board_is_refused_as_stale(widget, front):
+def test_six_quick_taps_on_the_stock_draw_six_cards():
+    """Six taps sent before any new state arrived: each saw a stock to draw from, so each
+    draws, as every card game draws once per click."""
+    widget = PyramidWidget("classic", deal=7, store=None)
+    front = Front(widget)
+    seen = widget.state["version"]
+    acks = [front.intent("tap", version=seen, target="stock", face="back") for _ in range(6)]
+    assert [ack["move"] for ack in acks] == ["draw"] * 6 and widget.moves == ["draw"] * 6
+
+
+def test_a_stock_tap_whose_meaning_changed_is_refused_with_the_reason(widget, front):
     old = widget.state["version"]
     widget.play("6d+7h")  # a notebook cell plays meanwhile: the stock's top is another card
     before = copy.deepcopy(widget.state)
-    ack = front.intent("tap", version=old, target="stock", selected="Jh")
-    assert (ack["ok"], ack["reason"]) == (False, STALE)
+    ack = front.intent("tap", version=old, target="stock", selected="Jh", face="6d")
+    assert (ack["ok"], ack["reason"]) == (False, pile_changed("stock"))
     assert widget.state == before and widget.moves == ["6d+7h"]
+
+
+def test_a_draw_on_a_stock_that_ran_out_meanwhile_is_not_taken_for_a_recycle():
+    widget = PyramidWidget("classic", deal=7, store=None)
+    front = Front(widget)
+    while widget.game.stock_count:
+        widget.draw()
+    before = copy.deepcopy(widget.state)
+    ack = front.intent("tap", target="stock", face="back")  # sent before the last draw showed
+    assert (ack["ok"], ack["reason"]) == (False, STOCK_RAN_OUT)
+    assert widget.state == before
+    assert front.intent("tap", target="stock", face="empty")["move"] == "recycle"
+    ack = front.intent("tap", target="stock", face="empty")  # a second tap on the empty stock
+    assert (ack["ok"], ack["reason"]) == (False, STOCK_TURNED_OVER)
 
 
 def test_taps_on_named_cards_stand_on_a_newer_board(widget, front):

@@ -10,7 +10,7 @@ from helpers import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramid_widget import DECK, Card, Game, IllegalMove, Move, Rules
+from pyramid_widget import DECK, Card, Game, IllegalMove, Move, Rules, words
 from pyramid_widget.game import PILES
 from pyramid_widget.intents import Desk
 from pyramid_widget.rules import PRESETS
@@ -153,3 +153,43 @@ def test_taps_through_the_session_answer_with_the_engines_words(rules, deal, see
             assert ack["move"] == str(meant) and session.moves[-1] == str(meant)
         elif isinstance(meant, Card):
             assert ack["select"] == str(meant)
+
+
+FACES = ["back", "empty", *map(str, DECK)]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(RULES),
+    deal=st.integers(1, 2**32 - 1),
+    steps=st.integers(0, 60),
+    seed=st.integers(0, 2**16),
+    face=st.sampled_from(FACES),
+    pile=st.sampled_from(PILES),
+)
+def test_a_pile_tap_stands_exactly_while_the_pile_means_what_the_player_saw(
+    rules, deal, steps, seed, face, pile
+):
+    """What the player saw on a pile now always stands; another face stands only where a tap
+    on it would act the same (a face-down stock and an unpaired face-up top both draw), and a
+    refused tap changes nothing."""
+    game = random_game(rules, deal, steps, seed, undo=0.1)
+    rng = random.Random(seed)
+    selected = rng.choice([None, *game.in_play])
+    assert game.pile_tap_refusal(pile, game.pile_face(pile), selected) is None
+    now = game.pile_face(pile)
+    session = GameSession(game=game, store=None, threads=False)
+    before = (game.to_json(), session.state)
+    refusal = game.pile_tap_refusal(pile, face, selected)
+    message = {"type": "intent", "seq": 1, "view": "v", "version": session.version}
+    fields = {"action": "tap", "target": pile, "face": face, "selected": selected and str(selected)}
+    ack = Desk(session).handle({**message, **fields})
+    if refusal is not None:
+        assert (ack["ok"], ack["reason"]) == (False, refusal)
+        assert (game.to_json(), session.state) == before
+    elif face != now:  # only a draw stands on another face: the stock had cards, none paired
+        assert pile == "stock" and selected is None and "empty" not in (face, now)
+        assert ack["move"] == "draw" or ack["reason"] in (
+            words.KING_DRAW_FIRST,
+            game.refusal("draw"),
+        )

@@ -257,6 +257,7 @@ json_values = st.recursive(
 ACTIONS = sorted(intents.ACTIONS)
 FIELDS = [
     "target",
+    "face",
     "selected",
     "cards",
     "number",

@@ -228,6 +228,8 @@
  * @property {EventView} event
  * @property {OptionsView} options
  * @property {Record<ControlName, ControlView>} controls
+ * @property {{restart: boolean, deal: boolean}} at_stake a restart, or another deal or saved
+ *   game, would record the game in play as lost: the view asks first
  * @property {PuzzleView | null} puzzle the puzzle on the board, or null out of puzzle mode
  */
 
@@ -241,6 +243,7 @@
  * @property {Record<ReviewVerdict, string>} verdicts the one vocabulary of verdicts
  * @property {Record<ReviewVerdict, string>} verdict_titles the same words as a title
  * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
+ * @property {{question: string, yes: string, no: string}} give_up the give-up question
  * @property {Record<string, string[]>} actions intents.py's actions and the fields of each
  */
 
@@ -262,8 +265,8 @@
  *   | {action: "recycle"}
  *   | {action: "undo"}
  *   | {action: "redo"}
- *   | {action: "restart"}
- *   | {action: "new", number?: number, daily?: boolean, code?: string}
+ *   | {action: "restart", give_up?: boolean}
+ *   | {action: "new", number?: number, daily?: boolean, code?: string, give_up?: boolean}
  *   | {action: "hint"}
  *   | {action: "dismiss"}
  *   | {action: "pause", auto?: boolean}
@@ -271,7 +274,7 @@
  *   | {action: "option", name: string, value: boolean}
  *   | {action: "rules", name: string}
  *   | {action: "share"}
- *   | {action: "continue"}
+ *   | {action: "continue", give_up?: boolean}
  *   | {action: "review"}
  *   | {action: "review_step", moves: number}
  *   | {action: "review_close"}
@@ -1341,6 +1344,9 @@ class Input {
     this.cursorIndex = null;
     /** @type {{node: HTMLElement, code: CardCode, x: number, y: number, moved: boolean} | null} */
     this.drag = null;
+    /** @type {Extract<Request, {action: "new" | "restart" | "continue"}> | null} what waits
+     * for the player's answer to the give-up question */
+    this.pendingLeave = null;
     this.suppressClick = false;
     this.onVisibility = () => this.visibilityChanged();
     const root = view.dom.root;
@@ -1424,16 +1430,20 @@ class Input {
       if (input.value === "" || !Number.isInteger(number) || number < 0) {
         return view.say("Type a deal number (a whole number) first", "error");
       }
-      return this.closeMenuAnd({ action: "new", number });
+      return this.leave({ action: "new", number });
     }
-    if (action === "daily") return this.closeMenuAnd({ action: "new", daily: true });
+    if (action === "daily") return this.leave({ action: "new", daily: true });
     if (action === "open-code") {
       const code = menu.codeInput.value.trim();
       if (!code) return view.say("Paste a deal or position code first", "error");
-      return this.closeMenuAnd({ action: "new", code });
+      return this.leave({ action: "new", code });
     }
-    if (action === "new") return this.closeMenuAnd({ action: "new" });
-    if (action === "restart" || action === "review") return this.closeMenuAnd({ action });
+    if (action === "new" || action === "restart" || action === "continue") {
+      return this.leave({ action });
+    }
+    if (action === "give-up") return this.answerAsk(true);
+    if (action === "keep-playing") return this.answerAsk(false);
+    if (action === "review") return this.closeMenuAnd({ action });
     const request = fieldless(view.model.get("catalog"), action);
     if (request) this.send(request);
   }
@@ -1442,6 +1452,30 @@ class Input {
   closeMenuAnd(request) {
     this.view.dom.menu.menu.open = false;
     this.send(request);
+  }
+
+  /**
+   * Send a request that leaves the game (a restart, another deal or saved game); while that
+   * would record the game as lost (Python's `at_stake`), ask the player first.
+   * @param {Extract<Request, {action: "new" | "restart" | "continue"}>} request
+   */
+  leave(request) {
+    const state = this.view.state;
+    if (!state) return;
+    const stake = request.action === "restart" ? state.at_stake.restart : state.at_stake.deal;
+    if (!stake) return this.closeMenuAnd(request);
+    this.view.dom.menu.menu.open = false;
+    this.pendingLeave = request;
+    this.view.showAsk(true);
+  }
+
+  /** The player answered the give-up question. @param {boolean} giveUp */
+  answerAsk(giveUp) {
+    const request = this.pendingLeave;
+    this.pendingLeave = null;
+    this.view.showAsk(false);
+    if (giveUp && request) this.send({ ...request, give_up: true });
+    else this.setCursor(this.cursorNode() || this.targets()[0]);
   }
 
   toggleFullscreen() {
@@ -1717,7 +1751,9 @@ class Input {
     const view = this.view;
     const state = view.state;
     const notice = state && currentNotice(state);
-    if (view.dom.menu.menu.open) {
+    if (!view.dom.ask.hidden) {
+      this.answerAsk(false);
+    } else if (view.dom.menu.menu.open) {
       view.dom.menu.menu.open = false;
     } else if (state && state.hint) {
       this.send({ action: "dismiss" });
@@ -1788,6 +1824,7 @@ class Input {
  * @property {HTMLDivElement} status
  * @property {HTMLDivElement} hintLine
  * @property {HTMLDivElement} message
+ * @property {HTMLDivElement} ask the give-up question, over the talk box
  * @property {HTMLDivElement} controls the button row
  * @property {HTMLDivElement} live the screen readers' polite live region
  * @property {Buttons} buttons
@@ -1838,7 +1875,9 @@ function buildDom(host) {
   const talk = el("div", "pw-talk");
   const hintLine = el("div", "pw-hint-line");
   const message = el("div", "pw-message", { role: "status" });
-  talk.append(hintLine, message);
+  // The give-up question covers the talk box, one line with its two buttons (widget.css).
+  const ask = el("div", "pw-ask", { role: "alertdialog", "aria-modal": "false", hidden: "" });
+  talk.append(hintLine, message, ask);
   const live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
 
   const controls = el("div", "pw-controls", { role: "toolbar", "aria-label": "Game controls" });
@@ -1867,7 +1906,7 @@ function buildDom(host) {
   host.replaceChildren(root);
   return {
     root, puzzle, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
-    message, controls, live, buttons, menu,
+    message, ask, controls, live, buttons, menu,
   };
 }
 
@@ -2109,6 +2148,25 @@ class PyramidView {
     if (kind === "outcome") delete message.dataset.transient;
     else message.dataset.transient = "true";
     this.announce(text);
+  }
+
+  /** Show or hide the give-up question, in Python's words; open, it takes the focus (on "Keep
+   * playing", the answer that loses nothing). @param {boolean} open */
+  showAsk(open) {
+    const ask = this.dom.ask;
+    const words = this.model.get("catalog")?.give_up;
+    if (open && words) {
+      const text = el("span", "pw-ask-text", {}, words.question);
+      const yes = actionButton("give-up", words.yes, "pw-button");
+      const no = actionButton("keep-playing", words.no, "pw-button pw-primary");
+      ask.setAttribute("aria-label", words.question);
+      ask.replaceChildren(text, yes, no);
+      ask.hidden = false;
+      this.announce(words.question);
+      no.focus();
+    } else {
+      ask.hidden = true;
+    }
   }
 
   /** The player acts: a refusal or a note from before goes. */

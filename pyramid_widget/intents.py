@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .game import PILES, IllegalMove, Move
-from .words import ANSWERED, NOTHING_TO_CONTINUE
+from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -137,13 +137,17 @@ class Action:
 
     `fields`: the message's keys and how each is checked; `call(session, fields)` is what it
     asks of the session (the fields are checked by then); `check` refuses combinations of
-    fields; `positional` actions carry the version of the board they were made on.
+    fields; `positional` actions carry the version of the board they were made on. While
+    `leaves(session)` says the action would give up a game that counts (a restart, another
+    deal, another saved game), it is refused unless it says `give_up`: the front end asks the
+    player first (a call from Python does not ask: the caller decided).
     """
 
     call: Callable[[GameSession, dict[str, Any]], Any]
     fields: Mapping[str, Field] = field(default_factory=dict)
     check: Callable[[dict[str, Any]], None] | None = None
     positional: bool = False
+    leaves: Callable[[GameSession], bool] | None = None
 
 
 def _pile_face_given(fields: dict[str, Any]) -> None:
@@ -194,11 +198,14 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
         "recycle": Action(lambda s, f: s.recycle()),
         "undo": Action(lambda s, f: s.undo()),
         "redo": Action(lambda s, f: s.redo()),
-        "restart": Action(lambda s, f: s.restart()),
+        "restart": Action(
+            lambda s, f: s.restart(), {"give_up": FLAG}, leaves=lambda s: s.at_stake("board")
+        ),
         "new": Action(
-            lambda s, f: s.request_new_deal(**f),
-            {"number": COUNT, "daily": FLAG, "code": TEXT},
+            lambda s, f: s.request_new_deal(number=f["number"], daily=f["daily"], code=f["code"]),
+            {"number": COUNT, "daily": FLAG, "code": TEXT, "give_up": FLAG},
             check=_one_way_to_deal,
+            leaves=lambda s: s.at_stake("game"),
         ),
         "hint": Action(lambda s, f: s.hints.request()),
         "dismiss": Action(lambda s, f: s.hints.dismiss()),
@@ -210,7 +217,11 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
         ),
         "rules": Action(lambda s, f: s.set_next_rules(f["name"]), {"name": _needed(TEXT)}),
         "share": Action(lambda s, f: s.share()),
-        "continue": Action(lambda s, f: _continue(s)),
+        "continue": Action(
+            lambda s, f: _continue(s),
+            {"give_up": FLAG},
+            leaves=lambda s: s.at_stake("game") and s.offer is not None,
+        ),
         "review": Action(lambda s, f: s.reviews.request()),
         "review_step": Action(lambda s, f: s.reviews.step(f["moves"]), {"moves": _needed(COUNT)}),
         "review_close": Action(lambda s, f: s.reviews.close()),
@@ -386,6 +397,8 @@ class Desk:
         try:
             if action.positional and intent.version > session.version:
                 raise BadIntent(f"version {intent.version} is newer than the board's")
+            if action.leaves and not intent.fields["give_up"] and action.leaves(session):
+                raise BadIntent(GIVES_UP)
             return _answer(intent, action.call(session, dict(intent.fields)))
         except (BadIntent, IllegalMove) as error:
             return ack(intent, False, error.reason, None)

@@ -242,6 +242,11 @@ class Recorder:
         return self._finished
 
     @property
+    def at_stake(self) -> bool:
+        """Leaving this attempt now (a restart, another deal) would record it as lost."""
+        return self._started and not self._finished and self.store.saving
+
+    @property
     def elapsed(self) -> float:
         """Seconds of play in this attempt so far."""
         if self._running_since is None:

@@ -19,7 +19,7 @@ import traceback
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from . import solver
 from .board import Board, make_game, pick_deal, winnable_deal
@@ -28,7 +28,7 @@ from .game import DRAW, PILES, RECYCLE, Game, IllegalMove, Move, Pile
 from .hint_mode import HintMode
 from .jobs import Jobs
 from .puzzle_mode import PuzzleMode
-from .records import Recorder, Records
+from .records import Recorder, Records, SavedGame
 from .review_mode import ReviewMode
 from .rules import Rules
 from .store import DEFAULT, FinishedGame, NullStore, Store, _Default, open_store
@@ -46,6 +46,9 @@ from .words import PAUSED
 StoreChoice = Store | NullStore | str | os.PathLike[str] | _Default | None
 
 Listener = Callable[[dict[str, Any], list[str]], None]
+
+#: What an action leaves: the game on show (a restart) or the game in play (another deal).
+Leaving = Literal["board", "game"]
 
 #: Sessions not yet closed, so that two boards in one process never play the same saved game.
 _OPEN: weakref.WeakSet[GameSession] = weakref.WeakSet()
@@ -299,13 +302,19 @@ class GameSession:
             lambda error: self._start(Game.random(rules), False, chosen=False),
         )
 
+    @property
+    def offer(self) -> SavedGame | None:
+        """The saved game on offer to continue (none while another board of this process
+        plays it)."""
+        offer = self.board_in_play.recorder.offer
+        return None if offer is None or offer.game_id in _played_elsewhere(self) else offer
+
     def continue_saved(self) -> Game | None:
         """Take up the saved game on offer and return it; None, changing nothing, when nothing
         is on offer. A deal begun here instead counts as lost."""
         with self.lock:
-            recorder = self.board_in_play.recorder
-            offer = recorder.offer
-            if offer is None or offer.game_id in _played_elsewhere(self):
+            recorder, offer = self.board_in_play.recorder, self.offer
+            if offer is None:
                 return None
             game = recorder.continue_saved(offer)
             if game is None:
@@ -344,6 +353,11 @@ class GameSession:
         with self.lock:
             game = self.game.copy()
         return solver.solve(game, time_limit=time_limit)
+
+    def at_stake(self, leaving: Leaving) -> bool:
+        """Leaving the game on show ("board") or in play ("game") would record it as lost."""
+        board = self.board if leaving == "board" else self.board_in_play
+        return board.recorder.at_stake
 
     # ------------------------------------------------------------------ for the modes
     def check_not_paused(self) -> None:
@@ -406,6 +420,7 @@ class GameSession:
             next_rules=self._next_rules,
             finding_deal=self._finding_deal,
             proven=board.proven,
+            at_stake={"restart": self.at_stake("board"), "deal": self.at_stake("game")},
             deal_chosen=board.chosen,
             puzzle=None if self.puzzles.run is None else self.puzzles.run.view(),
             review_refusal=ReviewMode.refusal(board.game, recorder.finished),

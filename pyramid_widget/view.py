@@ -26,6 +26,9 @@ from .rules import PRESETS, Rules
 from .svg import WASTE_FAN
 from .words import (
     ALREADY_WON,
+    GIVE_UP,
+    GIVES_UP,
+    KEEP_PLAYING,
     NO_HINTS_IN_PUZZLES,
     NO_MOVE_LEFT,
     NOTHING_PLAYED,
@@ -109,6 +112,7 @@ def catalog() -> dict[str, Any]:
             for f in OPTION_FIELDS
         ],
         "verdicts": dict(VERDICT_WORDS),
+        "give_up": {"question": GIVES_UP, "yes": GIVE_UP, "no": KEEP_PLAYING},
         "actions": front_end_actions(),
         "verdict_titles": {verdict: capitalised(word) for verdict, word in VERDICT_WORDS.items()},
         "puzzles": {
@@ -183,7 +187,9 @@ class Extras:
     winnable when it was dealt (None when nobody asked). deal_chosen: the player picked this
     deal (by number, the daily deal, a deal code), so its number may be shown.
     review_refusal: why the review cannot open now (None when it can). puzzle: the puzzle on
-    the board (`puzzle_mode.PuzzleRun.view`), or None.
+    the board (`puzzle_mode.PuzzleRun.view`), or None. at_stake: {"restart": bool, "deal":
+    bool}: a restart, or another deal (or saved game), would record the game as lost, so a
+    view asks the player first.
     """
 
     elapsed: float = 0.0
@@ -199,6 +205,7 @@ class Extras:
     deal_chosen: bool = False
     review_refusal: str | None = None
     puzzle: dict[str, Any] | None = None
+    at_stake: dict[str, bool] | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -429,6 +436,7 @@ def build_state(
             Rules.parse(extras.next_rules) if extras.next_rules else rules
         ),
         "finding_deal": extras.finding_deal,
+        "at_stake": extras.at_stake or {"restart": False, "deal": False},
         "offer": extras.offer,
         "records": extras.records,
         "review": extras.review,

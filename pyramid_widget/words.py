@@ -153,6 +153,8 @@ def pile_changed(pile: str) -> str:
 
 ANSWERED = "that message was answered long ago; nothing was done"
 NOTHING_TO_CONTINUE = "there is no saved game of these rules to continue"
+GIVES_UP = "This gives up the game in play: it counts as a loss."
+GIVE_UP, KEEP_PLAYING = "Give up", "Keep playing"
 REVIEW_LOCKED = (
     "the review judges with every card known, so it opens once the game is over "
     "or every card has been seen"

@@ -117,7 +117,7 @@ def test_draw_recycle_undo_and_redo_by_message():
 
 def test_new_deal_and_restart_by_message(widget, front):
     front.intent("tap", target="Kc")
-    assert front.intent("restart")["ok"]
+    assert front.intent("restart", give_up=True)["ok"]
     assert widget.moves == [] and widget.game.layout == Game.from_layout(LAYOUT).layout
     assert widget.state["event"]["action"] == "restart"
     assert front.intent("new", number=7)["ok"]

@@ -17,7 +17,13 @@ from pyramid_widget import Game, IllegalMove, Move, Review
 from pyramid_widget.store import NullStore, Store, default_path
 from pyramid_widget.view import REVIEWING
 from pyramid_widget.widget import PyramidWidget
-from pyramid_widget.words import NO_REVIEW, NOTHING_TO_CONTINUE, NOTHING_TO_REVIEW, REVIEW_LOCKED
+from pyramid_widget.words import (
+    GIVES_UP,
+    NO_REVIEW,
+    NOTHING_TO_CONTINUE,
+    NOTHING_TO_REVIEW,
+    REVIEW_LOCKED,
+)
 
 review_mode = importlib.import_module("pyramid_widget.review_mode")
 
@@ -379,3 +385,50 @@ def test_boards_replaced_before_their_first_move_count_nothing(db):
     records = board.state["records"]
     assert (records["games"], records["losses"]) == (1, 1)
     assert any(note.startswith("Each new board offers to continue") for note in records["notes"])
+
+
+# ------------------------------------------------------------------ giving up asks first
+def test_leaving_a_game_that_counts_asks_first_and_gives_it_up_only_when_told(db):
+    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    front = Front(board)
+    assert board.state["at_stake"] == {"restart": False, "deal": False}  # nothing played yet
+    board.play("Kc")
+    assert board.state["at_stake"] == {"restart": True, "deal": True}
+    for action, fields in [("restart", {}), ("new", {}), ("new", {"number": 7})]:
+        before = (board.game.to_json(), copy.deepcopy(board.state))
+        refused = front.intent(action, **fields)
+        assert (refused["ok"], refused["reason"]) == (False, GIVES_UP)
+        assert (board.game.to_json(), board.state) == before
+    assert board.records().losses == 0
+    assert front.intent("new", number=7, give_up=True)["ok"]
+    assert board.game.deal_number == 7 and board.records().losses == 1
+
+
+def test_nothing_asks_when_nothing_would_be_lost(db):
+    won = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    for move in SOLUTION:
+        won.play(move)
+    assert won.state["at_stake"] == {"restart": False, "deal": False}  # the win is recorded
+    assert Front(won).intent("new", number=3)["ok"]
+    unsaved = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    unsaved.play("Kc")
+    assert unsaved.state["at_stake"] == {"restart": False, "deal": False}  # nothing counts
+    assert Front(unsaved).intent("restart")["ok"]
+
+
+def test_a_cell_leaves_without_asking_and_the_loss_counts(db):
+    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    board.play("Kc")
+    board.new_deal(5)  # the caller decided
+    assert board.records().losses == 1 and board.game.deal_number == 5
+
+
+def test_in_puzzle_mode_a_new_deal_asks_for_the_game_set_aside_and_a_restart_does_not(db):
+    board = PyramidWidget("classic", deal=42, store=db)
+    front = Front(board)
+    board.draw()
+    board.puzzle()
+    assert board.state["at_stake"] == {"restart": False, "deal": True}
+    assert front.intent("restart")["ok"]  # the puzzle starts over: nothing is lost
+    assert front.intent("new")["reason"] == GIVES_UP and board.session.puzzles.run is not None
+    assert front.intent("new", give_up=True)["ok"] and board.records().losses == 1

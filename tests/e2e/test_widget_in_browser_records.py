@@ -120,3 +120,46 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     expect(review).to_be_hidden()
     expect(board.locator(".pw-status")).to_contain_text(f"Moves {end}")
     expect(board.locator(".pw-panel")).to_contain_text("Out of moves")
+
+
+def test_leaving_a_game_that_counts_asks_first_by_mouse_and_by_keyboard(lab_notebook):
+    page, _ = open_widget(lab_notebook, "widget_give_up.ipynb", "open-stock")
+    board = page.locator(".pw-root")
+    ask = board.locator(".pw-ask")
+    board.locator('[data-card="Kc"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 1")
+
+    board.locator('.pw-controls > button[data-action="new"]').click()  # the mouse: keep playing
+    expect(ask).to_be_visible()
+    expect(ask).to_contain_text("This gives up the game in play: it counts as a loss.")
+    expect(ask.locator('button[data-action="keep-playing"]')).to_be_focused()
+    ask.locator('button[data-action="keep-playing"]').click()
+    expect(ask).to_be_hidden()
+
+    page.keyboard.press("n")  # the keyboard: Esc keeps playing
+    expect(ask).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(ask).to_be_hidden()
+    assert kernel(page, "w.moves, w.records().losses") == "['Kc'] 0"
+
+    board.locator('[data-card="Kh"]').focus()  # back on the board after the cell ran
+    page.keyboard.press("n")  # the keyboard: give up
+    expect(ask.locator('button[data-action="keep-playing"]')).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(ask.locator('button[data-action="give-up"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(ask).to_be_hidden()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 0")
+    assert kernel(page, "w.records().losses") == "1"
+
+    board.locator('[data-pile="stock"]').click()  # the mouse: give up by restarting
+    expect(board.locator(".pw-status")).to_contain_text("Moves 1")
+    board.locator('.pw-controls > button[data-action="restart"]').click()
+    ask.locator('button[data-action="give-up"]').click()
+    expect(board.locator(".pw-status")).to_contain_text("Moves 0")
+    assert kernel(page, "w.moves, w.records().losses") == "[] 2"
+    board.locator(
+        '.pw-controls > button[data-action="new"]'
+    ).click()  # nothing played: nothing asks
+    expect(ask).to_be_hidden()
+    assert kernel(page, "w.records().losses") == "2"

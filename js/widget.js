@@ -228,9 +228,17 @@
  * @property {EventView} event
  * @property {OptionsView} options
  * @property {Record<ControlName, ControlView>} controls
+ * @property {NoticeView | null} notice the notice over the table (view.py `notice_view`)
  * @property {{restart: boolean, deal: boolean}} at_stake a restart, or another deal or saved
  *   game, would record the game in play as lost: the view asks first
  * @property {PuzzleView | null} puzzle the puzzle on the board, or null out of puzzle mode
+ */
+
+/**
+ * @typedef {object} NoticeView
+ * @property {"paused" | "won" | "puzzle_solved" | "lost" | "unwinnable" | "stuck" | "dead_end"} kind
+ * @property {string} title
+ * @property {string[]} lines
  */
 
 /**
@@ -916,79 +924,50 @@ function narration(state, previous, played) {
   return { announce: text };
 }
 
-/** @typedef {{kind: "paused" | "won" | "unwinnable" | "stuck" | "dead_end", key: string}} Notice */
+/** @typedef {NoticeView & {key: string}} Notice a notice, keyed by its position to close it */
 
-/** One notice at a time over the table: paused, won, unwinnable (a hint's proof), stuck, dead end.
+/**
+ * The notice over the table, if Python says there is one (view.py `notice_view`).
  * @param {State} state @returns {Notice | null} */
 function currentNotice(state) {
-  const s = state.status;
-  /** @param {Notice["kind"]} kind @returns {Notice} */
-  const notice = (kind) => ({ kind, key: `${kind}:${state.position_version}` });
-  if (state.clock.paused) return notice("paused");
-  if (s.outcome === "won") return notice("won");
-  if (hintSaysUnwinnable(state)) return notice("unwinnable");
-  if (s.outcome === "stuck") return notice("stuck");
-  if (s.dead_end) return notice("dead_end");
-  return null;
+  const notice = state.notice;
+  return notice ? { ...notice, key: `${notice.kind}:${state.position_version}` } : null;
 }
 
-/** A notice's words and buttons. @param {State} state @param {Notice} notice
+/** A notice's words (Python's) and buttons. @param {State} state @param {Notice} notice
  * @param {Catalog | null | undefined} catalog */
 function noticeContent(state, notice, catalog) {
-  const s = state.status;
+  const winnableOnly = catalog?.options.find((option) => option.name === "winnable_only");
   const exits = [
     actionButton("undo", "Undo"),
     actionButton("restart", "Replay this deal"),
     actionButton("new", "New deal"),
   ];
   const look = actionButton("look", "Look at the board");
-  let title;
-  /** @type {string[]} */
-  let lines;
-  let buttons;
-  if (notice.kind === "paused") {
-    title = "Paused";
-    lines = ["The clock is stopped and moves wait until you resume."];
-    buttons = [actionButton("unpause", "Resume")];
-  } else if (notice.kind === "won" && state.puzzle) {
-    title = "Puzzle solved!";
-    lines = [state.puzzle.said || "", puzzleScore(state.puzzle.score)];
-    buttons = [
+  const review = actionButton("review", "Review");
+  const { title, lines } = notice;
+  /** @type {Record<NoticeView["kind"], HTMLButtonElement[]>} */
+  const offered = {
+    paused: [actionButton("unpause", "Resume")],
+    puzzle_solved: [
       actionButton("puzzle-next", "Next puzzle", "pw-button pw-primary"),
       actionButton("puzzle-close", "Close the puzzle"),
       look,
-    ];
-  } else if (notice.kind === "won") {
-    title = "Pyramid cleared!";
-    lines = [
-      `Time ${formatTime(state.clock.elapsed)}`,
-      `Moves ${s.moves}`,
-      `Cards cleared ${s.cleared} of 28`,
-    ];
-    if (s.score != null) lines.push(`Score ${s.score}`);
-    buttons = [
-      actionButton("new", "New deal"),
-      actionButton("restart", "Replay this deal"),
-      actionButton("review", "Review"),
+    ],
+    won: [actionButton("new", "New deal"), actionButton("restart", "Replay this deal"), review, look],
+    lost: [
+      actionButton("new", "New deal", "pw-button pw-primary"),
+      ...(state.options.winnable_only || !winnableOnly
+        ? []
+        : [actionButton("winnable-only", winnableOnly.label)]),
+      review,
       look,
-    ];
-  } else if (notice.kind === "unwinnable") {
-    title = catalog ? catalog.verdict_titles.unwinnable : "unwinnable";
-    lines = [state.hint && state.hint.status === "done" ? state.hint.reason : ""];
-    buttons = [...exits, look];
-  } else if (notice.kind === "stuck") {
-    title = "Out of moves";
-    lines = [
-      "No pair, no King, no draw and no recycle is left.",
-      "It is not recorded as a loss until you leave the deal (restart it or play another): " +
-        "undo to try another way.",
-    ];
-    buttons = [...exits, actionButton("review", "Review"), look];
-  } else {
-    title = "Dead end";
-    lines = ["No card the stock can still bring would ever fit the pyramid."];
-    buttons = [...exits, look];
-  }
+    ],
+    unwinnable: [...exits, look],
+    stuck: [...exits, review, look],
+    dead_end: [...exits, look],
+  };
+  const buttons = offered[notice.kind];
   const box = el("div", "pw-panel-box");
   box.append(el("h3", "pw-panel-title", {}, title));
   for (const line of lines) box.append(el("p", "pw-panel-line", {}, line));
@@ -1440,6 +1419,9 @@ class Input {
     }
     if (action === "new" || action === "restart" || action === "continue") {
       return this.leave({ action });
+    }
+    if (action === "winnable-only") {
+      return this.send({ action: "option", name: "winnable_only", value: true });
     }
     if (action === "give-up") return this.answerAsk(true);
     if (action === "keep-playing") return this.answerAsk(false);
@@ -2066,7 +2048,9 @@ class PyramidView {
     const notice = currentNotice(state);
     const shown = notice && (notice.kind === "paused" || !this.ui.closed.has(notice.key));
     const panel = this.dom.panel;
-    patchRegion(panel, shown && notice ? notice.key : null, () => {
+    // Drawn again when its words or what it offers change, not only when the position does.
+    const drawn = notice && JSON.stringify([notice, state.options.winnable_only]);
+    patchRegion(panel, shown && notice ? drawn : null, () => {
       if (!notice) return [];
       const { title, lines, box } = noticeContent(state, notice, this.catalog);
       panel.dataset.kind = notice.kind;

@@ -20,13 +20,17 @@ from .view import records_view
 @dataclass
 class Board:
     """A game on the board and what goes with it: the recorder that saves it, whether it was
-    proven winnable when dealt (None: nobody asked), and whether the player chose the deal
-    (by number, the daily deal, a deal code), so that its number may be shown."""
+    proven winnable when dealt (None: nobody asked), whether the player chose the deal (by
+    number, the daily deal, a deal code), so that its number may be shown, and whether the
+    deal could be won from its start at all (`lost_from_start`; `judging` while the solver
+    is asked)."""
 
     game: Game
     recorder: Recorder
     proven: bool | None = None
     chosen: bool = False
+    lost_from_start: bool | None = None
+    judging: bool = False
 
     def records_mark(self) -> tuple[str, bool, str | None]:
         """What changes exactly when a game is recorded (won, lost, or an offer given up)."""

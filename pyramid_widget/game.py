@@ -374,6 +374,17 @@ class Game:
         return not any(card.value in values for card in self.position.rest)
 
     @property
+    def all_seen(self) -> bool:
+        """Every card has been seen face up: nothing is hidden from the player any more."""
+        return set(self.cards) <= self.seen
+
+    @property
+    def open_book(self) -> bool:
+        """The game is over or every card has been seen: the all-seeing solver's word on it
+        may be said (a review, whether the deal could be won at all)."""
+        return self.outcome is not None or self.all_seen
+
+    @property
     def outcome(self) -> Literal["won", "stuck"] | None:
         if self.is_won:
             return "won"

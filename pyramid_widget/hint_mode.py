@@ -1,18 +1,23 @@
-"""Hints on a board: asked from a cell (and shown on the board too) or by a view's Hint button,
-which shows "checking" while the solver thinks (as a job: the board plays on meanwhile, and a
-hint for a position no longer on the board is dropped). A puzzle gives no hints."""
+"""What the solver says on a board: hints, asked from a cell (and shown on the board too) or by
+a view's Hint button, which shows "checking" while the solver thinks (as a job: the board plays
+on meanwhile, and a hint for a position no longer on the board is dropped); and, once every
+card may be said, whether the deal could be won from its start at all. A puzzle gives no
+hints."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from . import solver
-from .game import IllegalMove
+from .game import Game, IllegalMove
 from .view import CHECKING, failed_view, hint_view
 from .words import NO_HINTS_IN_PUZZLES
 
 if TYPE_CHECKING:
     from .session import GameSession
+
+JUDGE_S = 5.0
+"""Seconds the solver may take to say whether a deal could be won from its start."""
 
 
 class HintMode:
@@ -62,3 +67,30 @@ class HintMode:
     def show(self, shown: dict[str, Any] | None) -> None:
         self.shown = shown
         self._session.publish()
+
+    def judge_the_deal(self) -> None:
+        """Once the game on the board is over or every card is seen (`Game.open_book`), ask
+        the solver, as a job, whether its deal could be won from the start at all; the answer
+        stays with the board (`Board.lost_from_start`), whatever is played meanwhile."""
+        session = self._session
+        board, game = session.board, session.board.game
+        if board.lost_from_start is not None or board.judging or board.proven:
+            return
+        if session.puzzles.run is not None or not game.open_book:
+            return
+        board.judging, start = True, Game.from_code(game.deal_code)
+
+        def judged(verdict: str) -> None:
+            board.judging = False
+            if verdict in ("winnable", "unwinnable"):
+                board.lost_from_start = verdict == "unwinnable"
+                if board is session.board:
+                    session.publish()
+
+        session.jobs.run(
+            "judge",
+            lambda: solver.solve(start, time_limit=JUDGE_S).status,
+            judged,
+            lambda error: judged("unknown"),
+            about_the_deal=True,
+        )

@@ -40,11 +40,12 @@ class Jobs:
         """The board changed: every job in flight is now stale."""
         self.generation += 1
 
-    def deliver(self, ticket: int, show: Callable[[], None]) -> bool:
+    def deliver(self, ticket: int | None, show: Callable[[], None]) -> bool:
         """Show a result under the lock if it is still current (its `ticket` is this
-        generation); drop it otherwise. Returns whether it was shown."""
+        generation, or None for a result about the deal, not the position); drop it otherwise.
+        Returns whether it was shown."""
         with self._lock:
-            if ticket != self.generation:
+            if ticket is not None and ticket != self.generation:
                 return False
             show()
             return True
@@ -55,10 +56,13 @@ class Jobs:
         work: Callable[[], T],
         show: Callable[[T], None],
         fail: Callable[[Exception], None],
+        *,
+        about_the_deal: bool = False,
     ) -> None:
         """Do `work` off the caller's turn if threads allow, then `show` its result (or `fail`
-        with the error, printed too) if nothing changed meanwhile."""
-        ticket = self.generation
+        with the error, printed too) if nothing changed meanwhile; a result `about_the_deal`
+        stays true whatever is played, so moves do not drop it (`show` checks the deal)."""
+        ticket = None if about_the_deal else self.generation
 
         def job() -> None:
             try:

@@ -33,17 +33,18 @@ Result = Literal["won", "lost"]
 class Records:
     """One rules preset's records. Times in seconds of play; None where nothing qualifies yet.
 
-    games counts finished games (wins + losses), practice games included; unfinished games are
-    not counted until they are won or given up. Streaks, fastest win, fewest moves and best
-    score come from games begun at their deal's start only. best_score is None when the rules
-    do not score; it is the best score of any such finished game (a lost game keeps the points
-    it made).
+    games counts finished games: wins, losses and practice games (won or lost); unfinished
+    games are not counted until they are won or given up. Wins, losses, the win rate,
+    streaks, fastest win, fewest moves and best score come from the other games only.
+    best_score is None when the rules do not score; it is the best score of any counted
+    finished game (a lost game keeps the points it made).
     """
 
     rules: str
     games: int = 0
     wins: int = 0
     losses: int = 0
+    practice: int = 0
     current_streak: int = 0
     best_streak: int = 0
     fastest_win: float | None = None
@@ -52,16 +53,17 @@ class Records:
 
     @property
     def win_rate(self) -> float | None:
-        """Wins per finished game (0..1), None before the first finished game."""
-        return self.wins / self.games if self.games else None
+        """Wins per counted game (0..1), None before the first one."""
+        counted = self.wins + self.losses
+        return self.wins / counted if counted else None
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "win_rate": self.win_rate}
 
 
 class Outcome(NamedTuple):
-    """One finished game as the records see it; `practice` when it did not begin at its deal's
-    start (see `summarize`)."""
+    """One finished game as the records see it; `practice` when it counts as played only (see
+    `summarize`)."""
 
     result: Result
     elapsed: float
@@ -73,38 +75,46 @@ class Outcome(NamedTuple):
 def summarize(rules: str, finished: Iterable[Outcome]) -> Records:
     """Records from the finished games in finishing order.
 
-    A practice game (one that did not begin at its deal's start, `Game.from_deal_start` False:
-    a mid-game code, a lesson position, a save of a position) counts as played, won or lost,
-    but never for fastest win, fewest moves, best score or streaks, and it neither extends nor
-    breaks a streak: practising a lesson between two real wins should not cost the player
-    their streak, and winning a lesson must not build one.
+    A practice game (one that did not begin at its deal's start, such as a lesson position,
+    or one whose review was opened while it was played) counts as played, but never as a win
+    or a loss, for the win rate, bests or streaks, and it neither extends nor breaks a streak:
+    practising a lesson between two real wins should not cost the player their streak, and a
+    win the all-seeing review helped to must not build one.
     """
     try:
         scoring = Rules.parse(rules).scoring
     except ValueError:  # a preset this version does not know: show what the games scored
         scoring = None
-    wins = losses = streak = best_streak = 0
+    wins = losses = practised = streak = best_streak = 0
     fastest: float | None = None
     fewest: int | None = None
     best_score: int | None = None
     for result, elapsed, moves, score, practice in finished:
-        if result == "won":
-            wins += 1
-        else:
-            losses += 1
         if practice:
+            practised += 1
             continue  # counted as played, and nothing more
         if result == "won":
+            wins += 1
             streak += 1
             best_streak = max(best_streak, streak)
             fastest = elapsed if fastest is None else min(fastest, elapsed)
             fewest = moves if fewest is None else min(fewest, moves)
         else:
+            losses += 1
             streak = 0
         if scoring or (scoring is None and score):
             best_score = score if best_score is None else max(best_score, score)
     return Records(
-        rules, wins + losses, wins, losses, streak, best_streak, fastest, fewest, best_score
+        rules,
+        wins + losses + practised,
+        wins,
+        losses,
+        practised,
+        streak,
+        best_streak,
+        fastest,
+        fewest,
+        best_score,
     )
 
 
@@ -165,7 +175,13 @@ class AnyStore(Protocol):
     @property
     def saving(self) -> bool: ...
     def save(
-        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+        self,
+        game_id: str,
+        game: Game,
+        elapsed: float,
+        *,
+        result: Result | None = None,
+        practice: bool = False,
     ) -> bool: ...
     def give_up(self, game_id: str, elapsed: float | None = None) -> bool: ...
     def take(self, saved: SavedGame) -> bool: ...
@@ -242,6 +258,20 @@ class Recorder:
         return self._finished
 
     @property
+    def practice(self) -> bool:
+        """This attempt counts as played only (see `summarize`): it did not begin at its
+        deal's start, or its review was opened (`mark_practice`)."""
+        return self._practice
+
+    def mark_practice(self) -> None:
+        """From now on this attempt is practice (its review was opened); a finished one stays
+        as it was recorded."""
+        if not self._practice and not self._finished:
+            self._practice = True
+            if self._started:
+                self._save()
+
+    @property
     def at_stake(self) -> bool:
         """Leaving this attempt now (a restart, another deal) would record it as lost."""
         return self._started and not self._finished and self.store.saving
@@ -296,12 +326,18 @@ class Recorder:
             self._started = True
             self.give_up_offer()
             self.unpause()
-        result = "won" if game.is_won else None
-        if result:
+        if game.is_won:
             self.pause()
             self._finished = True
-        elapsed = self.elapsed
-        self._safely(lambda: self.store.save(self._game_id, game, elapsed, result=result), None)
+        self._save()
+
+    def _save(self) -> None:
+        game, elapsed, practice = self._game, self.elapsed, self._practice
+        result = "won" if game.is_won else None
+        self._safely(
+            lambda: self.store.save(self._game_id, game, elapsed, result=result, practice=practice),
+            None,
+        )
 
     def new_game(self, game: Game) -> None:
         """Another deal replaces the current one (new deal, numbered deal, other rules).
@@ -366,6 +402,7 @@ class Recorder:
         self._running_since: float | None = None
         self._started = False
         self._finished = game.is_won
+        self._practice = not game.from_deal_start
 
     def _leave(self) -> None:
         """The current attempt is being replaced: a started, unfinished one is lost."""

@@ -42,8 +42,7 @@ class ReviewMode:
     @staticmethod
     def refusal(game: Game, finished: bool) -> str | None:
         """Why `game` cannot be reviewed now, or None (`finished`: the records count it)."""
-        over = game.outcome is not None or finished
-        if not over and not set(game.cards) <= game.seen:
+        if not game.open_book and not finished:
             return REVIEW_LOCKED
         if not game.can_undo and not game.can_redo:
             return NOTHING_TO_REVIEW
@@ -115,8 +114,9 @@ class ReviewMode:
         self.shown, self.game, self.line = None, None, ()
 
     def _start(self) -> Game:
-        """Note the game on the board as the one reviewed and return a copy of its whole line
-        (redo moves included); IllegalMove with the reason if it cannot be reviewed."""
+        """Note the game on the board as the one reviewed, from now on practice, and return a
+        copy of its whole line (redo moves included); IllegalMove with the reason if it cannot
+        be reviewed."""
         board = self._session.board
         refusal = self.refusal(board.game, board.recorder.finished)
         if refusal is not None:
@@ -125,6 +125,7 @@ class ReviewMode:
         while line.can_redo:
             line.redo()
         self.game, self.line = board.game, tuple(line.log)
+        board.recorder.mark_practice()  # the review saw every card: no win can count now
         return line
 
     def _show(self, shown: dict[str, Any]) -> None:

@@ -398,6 +398,7 @@ class GameSession:
             self._records = board.records_view()
         if not self.reviews.fits(board.game, event):
             self.reviews.drop()
+        self.hints.judge_the_deal()
         self._publish(event, position=True)
         for callback in list(self._callbacks):
             try:
@@ -421,6 +422,8 @@ class GameSession:
             finding_deal=self._finding_deal,
             proven=board.proven,
             at_stake={"restart": self.at_stake("board"), "deal": self.at_stake("game")},
+            practice=recorder.practice and recorder.store.saving,
+            lost_from_start=board.lost_from_start if board.game.open_book else None,
             deal_chosen=board.chosen,
             puzzle=None if self.puzzles.run is None else self.puzzles.run.view(),
             review_refusal=ReviewMode.refusal(board.game, recorder.finished),

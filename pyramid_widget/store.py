@@ -71,7 +71,13 @@ class NullStore:
         return False
 
     def save(
-        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+        self,
+        game_id: str,
+        game: Game,
+        elapsed: float,
+        *,
+        result: Result | None = None,
+        practice: bool = False,
     ) -> bool:
         return False
 
@@ -145,13 +151,20 @@ class Store:
 
     # ------------------------------------------------------------------ writing
     def save(
-        self, game_id: str, game: Game, elapsed: float, *, result: Result | None = None
+        self,
+        game_id: str,
+        game: Game,
+        elapsed: float,
+        *,
+        result: Result | None = None,
+        practice: bool = False,
     ) -> bool:
         """Save game `game_id` as it is now (insert or update); with `result` it also finishes.
 
         A finished game never changes again: returns False (and writes nothing) if it already
-        was finished, or if the database is read-only; True when saved. A game that did not
-        begin at its deal's start is kept as practice (see records.py).
+        was finished, or if the database is read-only; True when saved. It is kept as practice
+        (see records.py) when `practice` says so or it did not begin at its deal's start, and
+        once practice, it stays practice.
         """
         if not isinstance(game_id, str) or not game_id:
             raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
@@ -174,7 +187,7 @@ class Store:
             "result": result,
             "owner": _owner(),
             "now": timestamp(),
-            "practice": int(not game.from_deal_start),
+            "practice": int(practice or not game.from_deal_start),
         }
         if self.read_only:
             return False
@@ -194,7 +207,8 @@ class Store:
                     score = excluded.score, elapsed = excluded.elapsed,
                     result = excluded.result, owner = excluded.owner,
                     saved_at = excluded.saved_at, finished_at = excluded.finished_at,
-                    finish_order = excluded.finish_order
+                    finish_order = excluded.finish_order,
+                    practice = MAX(games.practice, excluded.practice)
                 WHERE games.result IS NULL""",
                 row,
             )

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from . import words
 from .game import Game
 from .intents import front_end_actions
 from .puzzles import DIFFICULTIES, THEMES
@@ -167,7 +168,7 @@ def deal_view(game: Game, *, chosen: bool, proven: bool | None) -> dict[str, Any
     any more. A layout's code spells out the deck, so it waits for that too; sharing hands it
     over on request (the `share` intent), never in the state.
     """
-    open_book = game.is_won or set(game.cards) <= game.seen
+    open_book = game.is_won or game.all_seen
     named = game.deal_number is not None and chosen
     return {
         "code": game.deal_code if named or open_book else None,
@@ -189,7 +190,9 @@ class Extras:
     review_refusal: why the review cannot open now (None when it can). puzzle: the puzzle on
     the board (`puzzle_mode.PuzzleRun.view`), or None. at_stake: {"restart": bool, "deal":
     bool}: a restart, or another deal (or saved game), would record the game as lost, so a
-    view asks the player first.
+    view asks the player first. practice: the game counts as played only (records.py).
+    lost_from_start: the deal could not be won from its start (None: not known, or not to be
+    said yet: only once the game is over or every card is seen).
     """
 
     elapsed: float = 0.0
@@ -206,6 +209,8 @@ class Extras:
     review_refusal: str | None = None
     puzzle: dict[str, Any] | None = None
     at_stake: dict[str, bool] | None = None
+    practice: bool = False
+    lost_from_start: bool | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -367,6 +372,50 @@ def controls_view(
     }
 
 
+def _hint_shown(extras: Extras) -> dict[str, Any] | None:
+    """The hint as the board shows it: one that finds no win on a deal lost from its start
+    says so, not "undo to an earlier position"."""
+    hint = extras.hint
+    if hint and extras.lost_from_start and hint.get("verdict") == "unwinnable":
+        return {**hint, "reason": words.LOST_HINT}
+    return hint
+
+
+def notice_view(game: Game, extras: Extras, options: ViewOptions) -> dict[str, Any] | None:
+    """The notice over the table, if any: its `kind` (which says what it offers: "paused",
+    "won", "puzzle_solved", "lost" (from the start), "unwinnable" (an all-seeing hint said
+    so), "stuck" or "dead_end"), its `title` and its `lines`."""
+
+    def notice(kind: str, title: str, *lines: str) -> dict[str, Any]:
+        return {"kind": kind, "title": title, "lines": [line for line in lines if line]}
+
+    practice = words.PRACTICE if extras.practice else ""
+    hint = extras.hint or {}
+    if extras.paused:
+        return notice("paused", words.PAUSED_TITLE, words.PAUSED_LINE)
+    if game.is_won and extras.puzzle is not None:
+        score = extras.puzzle["score"]
+        tally = words.puzzle_score(score["tried"], score["solved"], score["first_try"])
+        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, extras.puzzle["said"], tally)
+    if game.is_won:
+        score = game.score if game.rules.scoring else None
+        lines = words.won_lines(clock_text(extras.elapsed), game.move_count, game.cleared, score)
+        return notice("won", words.WON_TITLE, *lines, practice)
+    if extras.lost_from_start and (game.outcome == "stuck" or hint.get("verdict") == "unwinnable"):
+        return notice("lost", words.LOST_FROM_START, words.LOST_OFFER, practice)
+    if hint.get("status") == "done" and hint.get("verdict") == "unwinnable":
+        return notice(
+            "unwinnable", words.capitalised(words.verdict_words("unwinnable")), hint["reason"]
+        )
+    if game.outcome == "stuck":
+        return notice(
+            "stuck", words.OUT_OF_MOVES, words.STUCK_LINE, practice or words.STUCK_NOT_LOST
+        )
+    if options.dead_end_notice and game.is_dead_end:
+        return notice("dead_end", words.DEAD_END_TITLE, words.DEAD_END_LINE)
+    return None
+
+
 def build_state(
     game: Game,
     *,
@@ -431,7 +480,8 @@ def build_state(
             "running": extras.running,
             "paused": extras.paused,
         },
-        "hint": extras.hint,
+        "hint": _hint_shown(extras),
+        "notice": notice_view(game, extras, options),
         "next_rules": _rules_summary(
             Rules.parse(extras.next_rules) if extras.next_rules else rules
         ),

@@ -665,6 +665,37 @@ def solved(wrong: int) -> str:
     return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
 
 
+# ---------------------------------------------------------------------------- the notices
+# The notice over the table when the game is paused, won, out of moves or lost.
+PAUSED_TITLE = "Paused"
+PAUSED_LINE = "The clock is stopped and moves wait until you resume."
+WON_TITLE = "Pyramid cleared!"
+PUZZLE_SOLVED_TITLE = "Puzzle solved!"
+STUCK_LINE = "No pair, no King, no draw and no recycle is left."
+STUCK_NOT_LOST = (
+    "It is not recorded as a loss until you leave the deal (restart it or play another): "
+    "undo to try another way."
+)
+DEAD_END_TITLE = "Dead end"
+DEAD_END_LINE = "No card the stock can still bring would ever fit the pyramid."
+LOST_FROM_START = "This deal could not be won from the start."
+LOST_OFFER = (
+    "No move of yours lost it. Try a new deal; with Winnable deals only on, each can be won."
+)
+LOST_HINT = f"{LOST_FROM_START} {LOST_OFFER}"
+PRACTICE = "This game is practice: it counts as played, never as a win or a loss."
+
+
+def won_lines(clock: str, moves: int, cleared: int, score: int | None) -> list[str]:
+    lines = [f"Time {clock}", f"Moves {moves}", f"Cards cleared {cleared} of 28"]
+    return lines if score is None else [*lines, f"Score {score}"]
+
+
+def puzzle_score(tried: int, solved: int, first_try: int) -> str:
+    """The puzzles of this session: "Solved 2 of 3 tried, 1 first try"."""
+    return f"Solved {solved} of {tried} tried, {count_of(first_try, 'first try', 'first tries')}"
+
+
 # ---------------------------------------------------------------------------- the picture
 # The words of `svg.board`: its title, description, status lines, legend and the labels a
 # screen reader reads for each card and pile.

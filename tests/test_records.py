@@ -340,7 +340,8 @@ def test_a_game_begun_from_a_position_code_counts_as_played_but_sets_no_record(s
     recorder.moved()
     assert game.is_won
     records = store.records(rules)
-    assert (records.games, records.wins, records.losses) == (1, 1, 0)  # played, and won
+    assert (records.games, records.wins, records.losses, records.practice) == (1, 0, 0, 1)
+    assert records.win_rate is None  # played, and neither a win nor a loss
     assert (records.fastest_win, records.fewest_moves, records.best_score) == (None, None, None)
     assert (records.current_streak, records.best_streak) == (0, 0)
     [entry] = store.history()
@@ -360,7 +361,7 @@ def test_a_practice_game_neither_extends_nor_breaks_a_streak(store, clock):
     lesson.play("5h+8c")  # a practice win: at once, and the 28th move
     recorder.moved()
     records = store.records("scored")
-    assert (records.games, records.wins, records.losses) == (4, 3, 1)
+    assert (records.games, records.wins, records.losses, records.practice) == (4, 2, 0, 2)
     assert (records.current_streak, records.best_streak) == (2, 2)
     assert (records.fastest_win, records.fewest_moves) == (14, 15)  # not 0 s, not the lesson
     assert records.best_score == max(first.score, second.score)
@@ -374,7 +375,8 @@ def test_summarize_leaves_practice_games_out_of_bests_and_streaks():
         Outcome("won", 80.0, 50, 200),  # begun at its deal's start
     ]
     records = summarize("scored", rows)
-    assert (records.games, records.wins, records.losses) == (4, 3, 1)
+    assert (records.games, records.wins, records.losses, records.practice) == (4, 2, 0, 2)
+    assert records.win_rate == 1.0
     assert (records.current_streak, records.best_streak) == (2, 2)
     assert (records.fastest_win, records.fewest_moves, records.best_score) == (80.0, 40, 300)
 

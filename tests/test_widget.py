@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-from helpers import LAYOUT, Front, cards_named
+from helpers import LAYOUT, Front, cards_named, wait_for
 
 from pyramid_widget import Card, Game, IllegalMove, Rules, build_layout
 from pyramid_widget.view import MoveEvent
@@ -168,6 +168,7 @@ def test_a_draw_on_a_stock_that_ran_out_meanwhile_is_not_taken_for_a_recycle():
     front = Front(widget)
     while widget.game.stock_count:
         widget.draw()
+    wait_for(lambda: not widget.session.board.judging)  # every card seen: the deal is judged
     before = copy.deepcopy(widget.state)
     ack = front.intent("tap", target="stock", face="back")  # sent before the last draw showed
     assert (ack["ok"], ack["reason"]) == (False, STOCK_RAN_OUT)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import random
 import threading
 from pathlib import Path
 
@@ -14,14 +15,18 @@ import pytest
 from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
 from pyramid_widget import Game, IllegalMove, Move, Review
+from pyramid_widget.session import GameSession
 from pyramid_widget.store import NullStore, Store, default_path
 from pyramid_widget.view import REVIEWING
 from pyramid_widget.widget import PyramidWidget
 from pyramid_widget.words import (
     GIVES_UP,
+    LOST_FROM_START,
+    LOST_HINT,
     NO_REVIEW,
     NOTHING_TO_CONTINUE,
     NOTHING_TO_REVIEW,
+    PRACTICE,
     REVIEW_LOCKED,
 )
 
@@ -173,6 +178,7 @@ def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_tim
         "games": 2,
         "wins": 1,
         "losses": 1,
+        "practice": 0,
         "current_streak": 1,
         "best_streak": 1,
         "fastest_win": 96,
@@ -432,3 +438,36 @@ def test_in_puzzle_mode_a_new_deal_asks_for_the_game_set_aside_and_a_restart_doe
     assert front.intent("restart")["ok"]  # the puzzle starts over: nothing is lost
     assert front.intent("new")["reason"] == GIVES_UP and board.session.puzzles.run is not None
     assert front.intent("new", give_up=True)["ok"] and board.records().losses == 1
+
+
+# ------------------------------------------------------------------ honest records
+def test_a_deal_lost_from_the_start_says_so_once_over_and_offers_a_new_deal():
+    session = GameSession("strict", deal=1, store=None, threads=False)
+    assert session.state["notice"] is None
+    rng = random.Random(1)
+    while session.game.outcome is None:
+        session.play(rng.choice(session.game.legal_moves()))
+        if not session.game.open_book:  # cards unseen, the game not over: nothing is said
+            assert session.state["notice"] is None and session.board.lost_from_start is None
+    notice = session.state["notice"]
+    assert notice["kind"] == "lost" and notice["title"] == LOST_FROM_START
+    session.restart()  # played again: the hint says the deal was lost, not "undo"
+    session.hints.request()
+    assert session.state["hint"]["reason"] == LOST_HINT
+
+
+def test_a_win_after_the_review_opened_counts_as_practice_and_the_end_panel_says_so(db):
+    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    front = Front(board)
+    for move in SOLUTION[:-1]:
+        board.play(move)
+    assert board.game.all_seen  # the review may open: every card has been seen
+    board.review()
+    assert front.intent("review_step", moves=len(SOLUTION) - 3)["ok"]  # rewound from it
+    for move in SOLUTION[-3:]:
+        board.play(move)
+    assert board.game.is_won
+    records = board.records()
+    assert (records.games, records.wins, records.practice, records.win_rate) == (1, 0, 1, None)
+    assert (records.current_streak, records.fastest_win) == (0, None)
+    assert PRACTICE in board.state["notice"]["lines"]

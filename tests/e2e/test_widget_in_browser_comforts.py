@@ -121,15 +121,14 @@ def test_the_win_panel_after_a_deal_played_to_the_end(lab_notebook):
     expect(panel).to_be_hidden()
 
 
-def test_the_out_of_moves_notice_offers_undo(lab_notebook):
+def test_out_of_moves_on_a_deal_lost_from_the_start_says_so_and_offers_a_new_deal(lab_notebook):
     # One pass on this layout is unwinnable (one-pass.jsonl index 0).
     page = open_board(lab_notebook, "widget_stuck.ipynb", rules="classic,passes=1")
     board = page.locator(".pw-root")
     panel = board.locator(".pw-panel")
     run_code(page, "while w.game.outcome is None: w.play(w.game.legal_moves()[0])")
-    expect(panel).to_contain_text("Out of moves")
-    expect(panel).to_contain_text("not recorded as a loss until you leave the deal")
-    expect(panel).not_to_contain_text("not a loss:")
+    expect(panel).to_contain_text("This deal could not be won from the start.")
+    expect(panel).not_to_contain_text("undo to try another way")
     moves = int(kernel(page, "w.game.move_count"))
 
     # Look at the board: the recycle control is greyed, and pressed it still says why.
@@ -143,8 +142,9 @@ def test_the_out_of_moves_notice_offers_undo(lab_notebook):
     board.locator('button[data-action="undo"]').click()
     expect(board.locator(".pw-status")).to_contain_text(f"Moves {moves - 1}")
     board.locator('button[data-action="redo"]').click()
-    expect(panel).to_contain_text("Out of moves")
-    panel.locator('button[data-action="new"]').click()
+    expect(panel).to_contain_text("could not be won from the start")
+    panel.locator('button[data-action="new"]').click()  # leaving it still counts: asked first
+    board.locator('.pw-ask button[data-action="give-up"]').click()
     expect(panel).to_be_hidden()
     assert kernel(page, "w.game.outcome, w.game.move_count") == "None 0"
 

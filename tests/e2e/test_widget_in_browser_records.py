@@ -126,6 +126,7 @@ def test_leaving_a_game_that_counts_asks_first_by_mouse_and_by_keyboard(lab_note
     page, _ = open_widget(lab_notebook, "widget_give_up.ipynb", "open-stock")
     board = page.locator(".pw-root")
     ask = board.locator(".pw-ask")
+    losses = int(kernel(page, "w.records().losses"))  # the file's, from the games before
     board.locator('[data-card="Kc"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 1")
 
@@ -140,7 +141,7 @@ def test_leaving_a_game_that_counts_asks_first_by_mouse_and_by_keyboard(lab_note
     expect(ask).to_be_visible()
     page.keyboard.press("Escape")
     expect(ask).to_be_hidden()
-    assert kernel(page, "w.moves, w.records().losses") == "['Kc'] 0"
+    assert kernel(page, "w.moves, w.records().losses") == f"['Kc'] {losses}"
 
     board.locator('[data-card="Kh"]').focus()  # back on the board after the cell ran
     page.keyboard.press("n")  # the keyboard: give up
@@ -150,16 +151,40 @@ def test_leaving_a_game_that_counts_asks_first_by_mouse_and_by_keyboard(lab_note
     page.keyboard.press("Enter")
     expect(ask).to_be_hidden()
     expect(board.locator(".pw-status")).to_contain_text("Moves 0")
-    assert kernel(page, "w.records().losses") == "1"
+    assert kernel(page, "w.records().losses") == str(losses + 1)
 
     board.locator('[data-pile="stock"]').click()  # the mouse: give up by restarting
     expect(board.locator(".pw-status")).to_contain_text("Moves 1")
     board.locator('.pw-controls > button[data-action="restart"]').click()
     ask.locator('button[data-action="give-up"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Moves 0")
-    assert kernel(page, "w.moves, w.records().losses") == "[] 2"
+    assert kernel(page, "w.moves, w.records().losses") == f"[] {losses + 2}"
     board.locator(
         '.pw-controls > button[data-action="new"]'
     ).click()  # nothing played: nothing asks
     expect(ask).to_be_hidden()
-    assert kernel(page, "w.records().losses") == "2"
+    assert kernel(page, "w.records().losses") == str(losses + 2)
+
+
+def test_a_deal_lost_from_the_start_says_so_and_offers_winnable_deals(lab_notebook):
+    cells = [
+        "import random\nfrom pyramid_widget import PyramidWidget\n"
+        "w = PyramidWidget('strict', deal=1)",
+        "w",
+    ]
+    page = lab_notebook("widget_lost_deal.ipynb", cells)
+    run_all(page)
+    wait_for_widget(page, "[data-card]")
+    board = page.locator(".pw-root")
+    run_code(  # strict deal 1 cannot be won: play it out to the end
+        page,
+        "rng = random.Random(1)\nwhile w.game.outcome is None:\n"
+        "    w.play(rng.choice(w.game.legal_moves()))",
+    )
+    panel = board.locator(".pw-panel")
+    expect(panel).to_contain_text("This deal could not be won from the start.")
+    expect(panel).not_to_contain_text("undo to try another way")
+    expect(panel.locator('button[data-action="new"]')).to_be_visible()
+    panel.locator('button[data-action="winnable-only"]').click()
+    expect(panel.locator('button[data-action="winnable-only"]')).to_have_count(0)
+    assert kernel(page, "w.winnable_only") == "True"

@@ -135,16 +135,16 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     measure_in_both_themes(page, [board], "hint, selection", figures)
     screenshot(board, "hint.png")
 
-    # Out of moves: the notice over the table, the outcome message, then the review.
+    # Out of moves on a deal lost from the start: the notice over the table, then the review.
     run_code(
         page,
         f"w.new_deal(code=Game.from_layout({LAYOUT!r}, 'classic,passes=1').deal_code)\n"
         "while w.game.outcome is None: w.play(w.game.legal_moves()[0])",
     )
     panel = board.locator(".pw-panel")
-    expect(panel).to_contain_text("Out of moves")
+    expect(panel).to_contain_text("This deal could not be won from the start.")
     says_no_notation(board)
-    measure_in_both_themes(page, [board], "out-of-moves notice", figures)
+    measure_in_both_themes(page, [board], "lost-deal notice", figures)
     panel.locator('button[data-action="review"]').click()
     expect(board.locator(".pw-review tbody tr").first).to_be_visible(timeout=60_000)
     expect(board.locator(".pw-review .pw-verdict.pw-unwinnable").first).to_be_visible()

@@ -17,15 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import Game, solve
+from pyramid_widget.solver import facts as pyramid_facts
 from pyramid_widget.solver import search
-from pyramid_widget.solver.search import (
-    FULL,
-    PyramidFacts,
-    Solver,
-    _exposed,
-    _LastPass,
-    _phases_clash,
-)
+from pyramid_widget.solver.facts import PyramidFacts, _phases_clash
+from pyramid_widget.solver.last_pass import LastPass
+from pyramid_widget.solver.problem import FULL, exposed_cards, first_stock
+from pyramid_widget.solver.search import Solver
 from pyramid_widget.solver.solution import problem_from_game
 
 
@@ -58,7 +55,7 @@ def stack_verdict(game: Game) -> bool:
     problem = problem_from_game(game)
     P, S, k, _ = problem.start
     solver = Solver(problem)  # (rule 8's helper holds it weakly)
-    return _LastPass(solver).winnable(P, S & ((1 << k) - 1), S >> k << k)
+    return LastPass(solver).winnable(P, S & ((1 << k) - 1), S >> k << k)
 
 
 @pytest.mark.parametrize(
@@ -123,7 +120,7 @@ def random_state(deal: int, removed: int, seed: int, P: int) -> tuple[list[int],
     rng = random.Random(seed)
     game = Game.deal(deal)
     for _ in range(removed):
-        exposed = _exposed(P)[0]
+        exposed = exposed_cards(P)[0]
         if not exposed:
             break
         P |= 1 << rng.choice(exposed)
@@ -322,7 +319,7 @@ def test_lonely_cards_bound_to_both_phases_cut_rule_nines_search_and_decide_alik
         return solver.solve(problem.start) is not None, solver.pyramid.positions
 
     with_cut = [decide(game) for game in games]
-    monkeypatch.setattr(search, "_phases_clash", lambda *_: False)
+    monkeypatch.setattr(pyramid_facts, "_phases_clash", lambda *_: False)
     without = [decide(game) for game in games]
     assert [won for won, _ in with_cut] == [won for won, _ in without]
     assert sum(n for _, n in with_cut) < 0.9 * sum(n for _, n in without)
@@ -587,9 +584,9 @@ def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(
     more = wins = 0
     for (P, T), solver in seen.items():
         problem = solver.problem
-        k = search.first_stock(T, 0)
+        k = first_stock(T, 0)
         fresh = Solver(dataclasses.replace(problem, start=(P, T, k, problem.passes)))
-        winnable = _LastPass(fresh).winnable(P, 0, T)
+        winnable = LastPass(fresh).winnable(P, 0, T)
         cut = not fresh.apex_reachable(P, 0, T)
         with monkeypatch.context() as loose:
             loose.setattr(PyramidFacts, "drained", lambda *_: True)

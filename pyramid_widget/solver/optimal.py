@@ -35,15 +35,8 @@ from array import array
 from collections.abc import Callable
 
 from ..cards import STOCK_SIZE
-from .search import (
-    EMPTY_STOCK,
-    FULL,
-    SearchTimeout,
-    Solver,
-    first_stock,
-    next_stock,
-    pair_notation,
-)
+from .problem import EMPTY_STOCK, FULL, first_stock, next_stock, pair_notation
+from .search import SearchTimeout, Solver
 
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits

@@ -1,0 +1,699 @@
+"""What the pyramid alone decides: its exposed cards, its counting bounds and its relaxed games.
+
+Shared by every solver of the same pyramid and rules (a fair hint's completions differ only in
+the stock); the rules are argued in docs/solver.md (rules 1, 7, 9 and 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..cards import PYRAMID_SIZE
+from .problem import COMPARABLE, FULL, UNDER, exposed_cards
+
+# A bag's balance per pair of ranks r and 13 - r (r = 1..6, 4 bits at 4r): 8 plus its cards
+# of value 13 - r less its cards of value r (`PyramidFacts.drained`). _LEVEL is the empty bag's;
+# _TILT[v] what a card of value v adds (nothing for a King).
+_LEVEL = sum(8 << 4 * r for r in range(1, 7))
+_TILT = (0, *[-(1 << 4 * v) if v <= 6 else 1 << 4 * (13 - v) for v in range(1, 13)], 0)
+
+_BAG = (1 << 42) - 1  # one bag (3 bits per value, Kings included) of a packed run of bags
+
+
+class _OutOfBudget(Exception):
+    """The relaxed check used up its budget: no conclusion."""
+
+
+def _max_matching(left: int, right: int) -> int:
+    """Largest set of disjoint pairs (l, r) of pyramid cards (masks ``left`` and ``right``)
+    that can ever be in play together (neither lies on the other). Tiny graphs (at most 4 x 4):
+    simple augmenting paths."""
+    lefts = [i for i in range(PYRAMID_SIZE) if left >> i & 1]
+    rights = [j for j in range(PYRAMID_SIZE) if right >> j & 1]
+    match: dict[int, int] = {}
+    return sum(1 for a in lefts if _augment(a, rights, match, set()))
+
+
+_RANK_PAIRS: dict[int, tuple] = {}
+
+
+def _rank_pair_bounds(r: int, ones: int, others: int, capped: bool) -> tuple:
+    """`PyramidFacts._bounds` for ranks r and s = 13 - r alone, with the pyramid cards of rank
+    r of mask ``ones`` and those of rank s of mask ``others`` left (one at least): (bounds,
+    removals needed for them, (r, a, b), lonely cards). Lonely cards are those that no pyramid
+    card left can ever pair with, so that each must leave with a card of waste or stock (for
+    `_phases_clash`): (3 * the partner value, their mask) per rank that has some. The same for
+    every deal, so cached for all: a new pyramid finds most of its parts there (some
+    twenty-six thousand entries after a thousand deals each of strict and one-recycle, where
+    each pyramid's own cache started empty)."""
+    key = ones | others << PYRAMID_SIZE | r << 2 * PYRAMID_SIZE | capped << 2 * PYRAMID_SIZE + 3
+    part = _RANK_PAIRS.get(key)
+    if part is None:
+        s = 13 - r
+        a, b = ones.bit_count(), others.bit_count()
+        m = _max_matching(ones, others) if a and b else 0
+        if capped:
+            bounds: tuple = ((s, a - m, a), (r, b - m, b))
+        else:
+            bounds = ((s, a - m, 4),) * (a > m) + ((r, b - m, 4),) * (b > m)
+        lonely: tuple = ()
+        for cards, mates, shift in ((ones, others, 3 * s), (others, ones, 3 * r)):
+            alone = 0
+            while cards:
+                low = cards & -cards
+                cards ^= low
+                if not mates & ~COMPARABLE[low.bit_length() - 1]:
+                    alone |= low
+            if alone:
+                lonely += ((shift, alone),)
+        part = _RANK_PAIRS[key] = bounds, a + b - m, (r, a, b), lonely
+    return part
+
+
+def _augment(a: int, rights: list[int], match: dict[int, int], tried: set[int]) -> bool:
+    """One augmenting path of `_max_matching` from left card a (``match``: right -> left).
+    (A function of its own: a recursive inner function would make a reference cycle per
+    matching, which waits for the collector that searches pause.)"""
+    for b in rights:
+        if b in tried or COMPARABLE[a] >> b & 1:
+            continue
+        tried.add(b)
+        if b not in match or _augment(match[b], rights, match, tried):
+            match[b] = a
+            return True
+    return False
+
+
+def _together(bags: int) -> int:
+    """The cards of a packed run of bags (42 bits each) in one bag, their counts summed (rule
+    10's later phases, whose bags share no card)."""
+    total = 0
+    while bags:
+        total += bags & _BAG
+        bags >>= 42
+    return total
+
+
+def _phases_clash(lonely: tuple, first: int, then: int) -> bool:
+    """Rule 9's two phases (`PyramidFacts.two_phase`), first with the cards of bag ``first``,
+    then with those of bag ``then``: True when the order of the lonely cards (``lonely``:
+    `_rank_pair_bounds`'s, cards no pyramid card left can pair with) proves that the pyramid
+    cannot be cleared so.
+
+    A lonely card must leave with a bag card. So one whose partner value ``first`` lacks leaves
+    in the second phase, and so does every card it lies on (each of those leaves after it); one
+    whose partner value ``then`` lacks leaves in the first. A card bound to the first phase
+    that lies under one bound to the second would have to leave both before the phases' turn
+    and after it: no line clears the pyramid so. (On strict's deals near the median, which
+    rule 9 settles at the start, this cut a third of the two-phase positions; asked in
+    `drained` too, with its longest run, it cut little and cost more than it saved.)
+    """
+    before = after = 0
+    for shift, cards in lonely:
+        if not first >> shift & 7:
+            after |= cards
+        elif not then >> shift & 7:
+            before |= cards
+    if before and after:
+        under = 0
+        while after:
+            low = after & -after
+            after ^= low
+            under |= UNDER[low.bit_length() - 1]
+        return bool(under & before)
+    return False
+
+
+class PyramidFacts:
+    """What depends only on the 28 pyramid cards and the rules, cached per pyramid state P and
+    shared by every solver of the same pyramid (a fair hint's completions differ only in the
+    stock): exposed cards, pairs, counts, the bounds of `_bounds`, and the relaxed game's
+    verdicts (`relaxed`)."""
+
+    def __init__(self, pyramid_values: Sequence[int], *, deck_win: bool, stock_in_play: bool):
+        self.pv = tuple(pyramid_values)
+        self.deck_win = deck_win
+        self.stock_in_play = stock_in_play
+        self.capped = deck_win and not stock_in_play
+        """The whole deck to clear with the stock face down: two non-pyramid cards never pair,
+        so each card of waste and stock must leave with a pyramid card (or be a King)."""
+        by_value = [0] * 14
+        for i, v in enumerate(self.pv):
+            by_value[v] |= 1 << i
+        self.value_masks = tuple(by_value)
+        """value_masks[v]: the pyramid cards of value v."""
+        self.partners = tuple(
+            by_value[13 - v] & ~COMPARABLE[i] if v != 13 else 0 for i, v in enumerate(self.pv)
+        )
+        """partners[i]: the pyramid cards that could ever pair with pyramid card i."""
+        # pair_masks[i]: the partners of card i that come after it, so that the pairs of the
+        # exposed cards come in the order of those cards.
+        pair_masks = [mates & ~((2 << i) - 1) for i, mates in enumerate(self.partners)]
+        # Per pyramid card, what `facts` reads of it: (value, `pair_masks`, `partners`, the bag
+        # unit of its partner value, the pyramid cards of its value), in one place to unpack.
+        self._cards = tuple(
+            (v, pair_masks[i], self.partners[i], 1 << 3 * (13 - v), by_value[v])
+            for i, v in enumerate(self.pv)
+        )
+        # `_bounds` by three groups of two pairs of ranks (r and 13 - r, r = 1-2, 3-4, 5-6):
+        # per group, the mask of their pyramid cards and the cache of its part by the cards of
+        # that mask left.
+        self._rank_groups: tuple[tuple[int, dict[int, tuple]], ...] = tuple(
+            (sum(by_value[v] for v in (r, r + 1, 12 - r, 13 - r)), {}) for r in (1, 3, 5)
+        )
+        self._facts: dict[int, tuple] = {}
+        self._relaxed: dict[int, bool] = {}
+        self._two_phase: dict[int, bool] = {}
+        self._drained: dict[int, bool] = {}
+        self._phases: dict[int, bool] = {}
+        self._ahead: dict[int, bool] = {}
+        self._counts: dict[int, tuple[int, ...]] = {}
+        # `drained`'s second phase: the relaxed game with every card used (made when needed);
+        # per pyramid state, the balance of its cards per pair of ranks (see _LEVEL).
+        self._every_card: PyramidFacts | None = None
+        self._balances: dict[int, int] = {}
+        # The new relaxed, two-phase and drained positions are counted down in stretches, so
+        # that most cost no call: `_tick` at the end of each (`positions`).
+        self._mark = 512  # the count at the end of the current stretch
+        self._due = 512  # positions left in it
+        self._budget_end: int | None = None  # the up-front check's last position
+        self._on_tick: Callable[[], None] | None = None
+
+    def facts(self, P: int) -> tuple:
+        """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
+        pyramid cards left per pair of ranks as (r, count of r, count of 13 - r), removals lower
+        bound, bounds as (value, low, high), exposed cards bound to leave a certain way as
+        (index, bag unit of the partner value, the one exposed pyramid partner left or 0, that
+        unit times the pyramid cards of its value left), lonely cards as `_rank_pair_bounds`
+        gives them)."""
+        facts = self._facts.get(P)
+        if facts is not None:
+            return facts
+        exposed, shown = exposed_cards(P)
+        left = FULL & ~P
+        by_value: list[tuple[int, ...]] = [()] * 14
+        pairs = []
+        cards = self._cards
+        # The exposed cards with at most one pyramid partner left, that one exposed too (see
+        # `relaxed` and `two_phase`).
+        bound = []
+        for i in exposed:
+            v, mates, partners, unit, alike = cards[i]
+            by_value[v] += (i,)
+            mates &= shown
+            while mates:
+                low = mates & -mates
+                mates ^= low
+                pairs.append((1 << i | low, i, low.bit_length() - 1))
+            mates = partners & left
+            if not mates & (mates - 1) and not mates & ~shown and v != 13:
+                bound.append((i, unit, mates, (left & alike).bit_count() * unit))
+        kings = by_value[13]
+        specs, removals, sizes, lonely = self._bounds(left)
+        facts = (
+            1 << kings[0] if kings else 0,
+            kings[0] if kings else -1,
+            tuple(pairs),
+            tuple(by_value),
+            sizes,
+            removals,
+            specs,
+            tuple(bound),
+            lonely,
+        )
+        self._facts[P] = facts
+        return facts
+
+    def counts(self, P: int) -> tuple[int, ...]:
+        """The pyramid cards left in state P per value (index v: those of value v), cached."""
+        counts = self._counts.get(P)
+        if counts is None:
+            left = FULL & ~P
+            counts = self._counts[P] = tuple(
+                [(left & mask).bit_count() for mask in self.value_masks]
+            )
+        return counts
+
+    def _bounds(
+        self, left: int
+    ) -> tuple[tuple[tuple[int, int, int], ...], int, tuple[tuple[int, int, int], ...]]:
+        """Counting and matching bounds, as (value, low, high): the number of cards of that
+        value still in waste and stock must lie in [low, high], or the position is lost.
+
+        For ranks r and s = 13 - r, let a and b be the pyramid cards of each rank still there
+        (of mask ``left``), and M the largest matching of r-cards with s-cards that can ever be
+        in play together (neither lies on the other). Every pyramid card must leave with a
+        partner of the other rank, used once: at most M of the a cards find it in the pyramid,
+        so at least a - M s-cards must still be in waste and stock; likewise b - M r-cards.
+        This includes the rule "a pyramid card whose every remaining partner lies on it can
+        never go". Under the whole-deck win with the stock face down, two non-pyramid cards can
+        never pair (only the waste top is in play), so each of them needs its own pyramid
+        partner: at most b r-cards and at most a s-cards may be left in waste and stock.
+
+        Also returns a lower bound on the removals still needed to clear the pyramid: one per
+        King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
+        a matched pair can be two pyramid cards), and (r, a, b) for each pair of ranks with a
+        card left. Each pair of ranks depends only on its own cards left, so its part is
+        worked out by them, two pairs of ranks at a time, each group's cached by its cards left
+        (most moves leave two groups of the three alone; three lookups rather than six).
+        """
+        (low, lows), (middle, middles), (high, highs) = self._rank_groups
+        a = lows.get(left & low) or self._group_bounds(0, left & low)
+        b = middles.get(left & middle) or self._group_bounds(1, left & middle)
+        c = highs.get(left & high) or self._group_bounds(2, left & high)
+        kings = (left & self.value_masks[13]).bit_count()
+        return (
+            a[0] + b[0] + c[0],
+            kings + a[1] + b[1] + c[1],
+            a[2] + b[2] + c[2],
+            a[3] + b[3] + c[3],
+        )
+
+    def _group_bounds(self, group: int, cards: int) -> tuple[tuple, int, tuple, tuple]:
+        """`_bounds`'s part for one group of two pairs of ranks, with the pyramid cards
+        ``cards`` of theirs left, cached."""
+        bounds: tuple = ()
+        removals = 0
+        sizes: tuple = ()
+        lonely: tuple = ()
+        masks = self.value_masks
+        for r in (2 * group + 1, 2 * group + 2):
+            ones, others = cards & masks[r], cards & masks[13 - r]
+            if ones or others:
+                part = _rank_pair_bounds(r, ones, others, self.capped)
+                bounds += part[0]
+                removals += part[1]
+                sizes += (part[2],)
+                lonely += part[3]
+        part = self._rank_groups[group][1][cards] = bounds, removals, sizes, lonely
+        return part
+
+    @property
+    def on_tick(self) -> Callable[[], None] | None:
+        """Called every 512 positions (the solver's budget check while it searches), here and
+        in `drained`'s second phase."""
+        return self._on_tick
+
+    @on_tick.setter
+    def on_tick(self, call: Callable[[], None] | None) -> None:
+        self._on_tick = call
+        if self._every_card is not None:
+            self._every_card.on_tick = call
+
+    def relaxed_within(self, P: int, bag: int, budget: int) -> bool:
+        """`relaxed`, giving up (and answering True: nothing proven) after ``budget`` new
+        relaxed positions."""
+        self._budget_end = self.positions + budget
+        self._stretch(self.positions)
+        try:
+            return self.relaxed(P, bag)
+        except _OutOfBudget:
+            return True
+        finally:
+            self._budget_end = None
+            self._stretch(self.positions)
+
+    @property
+    def positions(self) -> int:
+        """The new relaxed, two-phase and drained positions met so far."""
+        return self._mark - self._due
+
+    @staticmethod
+    def _free(
+        by_value: Sequence[tuple[int, ...]], sizes: Sequence[tuple[int, int, int]], bag: int
+    ) -> tuple[int, int] | None:
+        """In the relaxed game, an exposed card that may leave with a bag card at once, as
+        (index, the bag card's 3-bit unit), or None.
+
+        When the bag holds a partner for every pyramid card of both ranks r and 13 - r
+        (``bag[13 - r] >= pyramid[r]`` and ``bag[r] >= pyramid[13 - r]``), an exposed card of
+        either rank can leave with a bag card now: in any winning line, where it left with a
+        bag card that use only comes earlier, and where it paired with a pyramid card y, y
+        takes a bag card instead; neither rank's bag cards can run out, as each of its
+        pyramid cards takes at most one. Earlier removals only expose more, and the line never
+        leaves more cards in the bag than before.
+        """
+        for r, a, b in sizes:  # (the pairs of ranks with a pyramid card left)
+            s = 13 - r
+            if bag >> 3 * s & 7 >= a and bag >> 3 * r & 7 >= b:
+                if a and by_value[r]:
+                    return by_value[r][0], 1 << 3 * s
+                if b and by_value[s]:
+                    return by_value[s][0], 1 << 3 * r
+        return None
+
+    def _tick(self) -> None:
+        """The end of a stretch of new positions: the solver's budget check every 512, and
+        the end of the up-front check's own budget (`relaxed_within`)."""
+        n = self._mark
+        self._stretch(n)
+        if not n & 511 and self._on_tick is not None:
+            self._on_tick()
+        if self._budget_end is not None and n > self._budget_end:
+            raise _OutOfBudget
+
+    def _stretch(self, n: int) -> None:
+        """Start the stretch after position n: up to the next multiple of 512, or to the
+        first position past the up-front check's budget if that comes first."""
+        mark = (n | 511) + 1
+        end = self._budget_end
+        if end is not None and n <= end < mark - 1:
+            mark = end + 1
+        self._mark, self._due = mark, mark - n
+
+    def relaxed(self, P: int, bag: int) -> bool:
+        """Could the pyramid P be cleared if the waste-and-stock cards (``bag``: 3 bits per
+        value v at bit 3v) could all be used at any time, each once? A winning line of the real
+        game is a winning line of this easier game (drop its draws, recycles and stock-with-
+        stock pairs), so False proves the real position lost (rule 7). Memoised per (P, bag).
+
+        Where every win can be changed into one that starts with a certain removal, that
+        removal is the only one tried (the deletion lemma; removing a card earlier only exposes
+        others earlier, and a bag card is usable at any time):
+
+        - an exposed King, alone;
+        - an exposed card with no pyramid partner left, with a bag card: every win takes one
+          of that value for it (the bounds see that the bag holds one);
+        - an exposed card x whose one pyramid partner left, y, is exposed too, with y. A win
+          that pairs x with a bag card c instead either takes a bag card d for y (the pair
+          leaves c and d unused) or pairs y with another pyramid card z (z takes c instead).
+          Leaving bag cards unused is no loss, except with the whole deck to clear and the
+          stock face down (`capped`), where every bag card must leave with a pyramid card:
+          there the pair is forced only when the bag holds no partner for x;
+        - the cards of `_free`.
+        """
+        key = P | bag << 28
+        known = self._relaxed.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            # Whole deck: with the stock face down only Kings may be left in the bag.
+            result = not self.capped or not bag & ~(7 << 39)
+        else:
+            facts = self._facts.get(P) or self.facts(P)
+            king_bit, _, pairs, by_value, sizes, _, specs, bound, _ = facts
+            result = False
+            for v, low, high in specs:
+                n = bag >> 3 * v & 7
+                if n < low or n > high:
+                    break
+            else:
+                forced = None
+                if king_bit:
+                    forced = king_bit, 0
+                else:
+                    for i, unit, mate, _ in bound:
+                        if not mate:
+                            forced = 1 << i, unit
+                            break
+                        if not self.capped or not bag & 7 * unit:
+                            forced = 1 << i | mate, 0
+                            break
+                    else:
+                        free = self._free(by_value, sizes, bag)
+                        if free is not None:
+                            forced = 1 << free[0], free[1]
+                relaxed = self.relaxed
+                if forced is not None:
+                    result = relaxed(P | forced[0], bag - forced[1])
+                else:
+                    for bits, _, _ in pairs:
+                        if relaxed(P | bits, bag):
+                            result = True
+                            break
+                    else:
+                        for v in range(1, 13):
+                            if by_value[v] and bag >> 3 * (13 - v) & 7:
+                                less = bag - (1 << 3 * (13 - v))
+                                for i in by_value[v]:
+                                    if relaxed(P | 1 << i, less):
+                                        result = True
+                                        break
+                                if result:
+                                    break
+        self._relaxed[key] = result
+        return result
+
+    def two_phase(self, P: int, first: int, then: int) -> bool:
+        """The relaxed game in two phases (rule 9): could the pyramid P be cleared using first
+        only the cards of bag ``first`` (and pyramid pairs), then only those of bag ``then``?
+        Memoised per (P, first, then).
+
+        The bounds are checked with both bags together (a line of the real game uses at most
+        those); the first phase's moves, and the removals forced there, are `_first_phase`'s
+        (leaving a bag card unused is no loss unless `capped`). Asked first, as it is cheap and
+        settles many: the order of the lonely cards (`_phases_clash`).
+        """
+        memo = self._two_phase
+        key = P | first << 28 | then << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        facts = self._facts.get(P) or self.facts(P)
+        if facts[8] and _phases_clash(facts[8], first, then):
+            memo[key] = False
+            return False
+        specs = facts[6]
+        for v, low, high in specs:  # (`relaxed`'s first look, where most of them fail)
+            n = then >> 3 * v & 7
+            if n < low or n > high:
+                break
+        else:
+            if self.relaxed(P, then):
+                memo[key] = True
+                return True
+        both = first + then
+        result = False
+        for v, low, high in specs:
+            n = both >> 3 * v & 7
+            if n < low or n > high:
+                break
+        else:
+            result = self._first_phase(P, first, then, then, facts, self.two_phase, not self.capped)
+        memo[key] = result
+        return result
+
+    def _first_phase(
+        self,
+        P: int,
+        first: int,
+        then: int,
+        later: int,
+        facts: tuple,
+        wins: Callable[[int, int, int], bool],
+        lenient: bool,
+    ) -> bool:
+        """The first phase's moves from P, for `two_phase` and `drained` (``wins``) once their
+        bounds hold: the removal forced there if any, else each pyramid pair, then each exposed
+        card with a first-phase card; True as soon as one wins. ``later`` is the second
+        phase's bag (for `drained`, its longest run), ``then`` what ``wins`` is passed on.
+
+        Forced, besides an exposed King: an exposed card with no pyramid partner left, with a
+        first-phase card, when ``later`` holds no partner for it (every win takes a
+        first-phase card for it, so in the first phase, and taking it first only exposes
+        others earlier), or, where ``lenient``, when ``first`` holds one for every pyramid card
+        of its value left (a win that serves it from ``later`` instead still has enough
+        first-phase cards for the others, and leaves that card unused); and an exposed card
+        whose one pyramid partner left is exposed too, with that partner, when neither bag
+        holds a partner for it (every win pairs the two). With a partner in a bag, either
+        choice may be the only win: the card may have to take a first-phase card while its
+        partner leaves with another pyramid card in the second.
+        """
+        king_bit, _, pairs, by_value, _, _, _, bound, _ = facts
+        forced = None
+        if king_bit:
+            forced = king_bit, 0
+        else:
+            both = first | later  # (a field is zero in both: `ahead`'s bags may overlap)
+            for i, unit, mate, enough in bound:
+                if not mate:
+                    if not later & 7 * unit or (lenient and first & 7 * unit >= enough):
+                        forced = 1 << i, unit
+                        break
+                elif not both & 7 * unit:
+                    forced = 1 << i | mate, 0
+                    break
+        if forced is not None:
+            return wins(P | forced[0], first - forced[1], then)
+        for bits, _, _ in pairs:
+            if wins(P | bits, first, then):
+                return True
+        for v in range(1, 13):
+            if by_value[v] and first >> 3 * (13 - v) & 7:
+                less = first - (1 << 3 * (13 - v))
+                for i in by_value[v]:
+                    if wins(P | 1 << i, less, then):
+                        return True
+        return False
+
+    def phases(self, P: int, first: int, rest: int) -> bool:
+        """Rule 10's last pass: could the pyramid P be cleared using first only the cards of
+        bag ``first`` (and pyramid pairs), then only those of the next bag of ``rest`` (bags
+        packed 42 bits each, the next lowest, none empty), and so on? The relaxed game in
+        phases, each card used at most once; memoised. The bags may not share a card (their
+        counts are summed for the bounds).
+
+        The moves of a phase are `_first_phase`'s (the removals forced there are forced in
+        every phase: a card whose partners only this phase holds takes one now, and two cards
+        that only each other can take pair now); moving on to the next phase first, as a
+        line that wins by leaving this one at once is the quickest to find. Asked first, as
+        in `two_phase`: the order of the lonely cards (`_phases_clash`, with this phase's bag
+        against all the later ones together).
+        """
+        if not rest:
+            return self.relaxed(P, first)
+        memo = self._phases
+        key = P | first << 28 | rest << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        later = _together(rest)
+        facts = self._facts.get(P) or self.facts(P)
+        result = False
+        if not (facts[8] and _phases_clash(facts[8], first, later)):
+            both = first + later
+            for v, low, _ in facts[6]:
+                if both >> 3 * v & 7 < low:
+                    break
+            else:
+                result = self.phases(P, rest & _BAG, rest >> 42) or self._first_phase(
+                    P, first, rest, later, facts, self.phases, True
+                )
+        memo[key] = result
+        return result
+
+    def ahead(self, P: int, first: int, then: int) -> bool:
+        """Rule 10 in the pass before the last: could the pyramid P be cleared using first
+        only the cards of bag ``first``, then those of bag ``then & _BAG`` (this pass: a
+        second phase, or none), then the last pass's bags ``then >> 42`` (`phases`)? A card
+        may lie in a bag of each pass (the two passes' counts are added apart, as their sum
+        could overflow a field). Memoised."""
+        memo = self._ahead
+        key = P | first << 28 | then << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        second = then & _BAG
+        rest = then >> 42
+        later = _together(rest)
+        now = first + second
+        facts = self._facts.get(P) or self.facts(P)
+        result = False
+        for v, low, _ in facts[6]:
+            if (now >> 3 * v & 7) + (later >> 3 * v & 7) < low:
+                break
+        else:
+            if second:
+                result = self.ahead(P, second, rest << 42)
+            else:
+                result = self.phases(P, rest & _BAG, rest >> 42)
+            result = result or self._first_phase(
+                P, first, then, second | later, facts, self.ahead, True
+            )
+        memo[key] = result
+        return result
+
+    def spent_game(self) -> PyramidFacts:
+        """The relaxed game of this pyramid in which every bag card must leave with a pyramid
+        card (that of the whole deck to clear with the stock face down), made when first
+        needed; `drained`'s second phase."""
+        every = self._every_card
+        if every is None:
+            every = self._every_card = PyramidFacts(self.pv, deck_win=True, stock_in_play=False)
+            every.on_tick = self._on_tick
+        return every
+
+    def drained(self, P: int, first: int, then: int) -> bool:
+        """Rule 9's two phases with the stock face down, where the second must be used up:
+        could the pyramid P be cleared using first only cards of bag ``first`` (and pyramid
+        pairs), then, for some n, exactly the first n cards of ``then`` (their values in
+        drawing order, `Solver.values_in_order`), every one of them with a pyramid card but
+        the Kings, which leave alone? Memoised per (P, first, then).
+
+        Why every one of them (`Solver._leaves_last`): the cards drawn after the apex's
+        partner lie on it, so each has left before the apex leaves; with the stock face down a
+        waste card leaves only with a pyramid card (or alone, as a King), and the draws are in
+        order, so the cards used so are the first n drawn after the partner. Rule 9's
+        `two_phase` lets the second phase leave any of them unused, which a real line cannot.
+
+        The second phase is the relaxed game in which every bag card must leave with a
+        pyramid card (`spent_game`), tried with the longest first n first (the one that wins
+        most often); n stops short of a card whose value has no partner left for it, as no
+        longer one can use them all. It is asked only where the n cards balance the pyramid:
+        when it is cleared with them all, each pyramid card of rank r leaves with a pyramid
+        card of rank 13 - r or with one of the n cards, and each of those takes a pyramid
+        card, so for each pair of ranks the pyramid's r-cards less the bag's (13 - r)-cards
+        (the pairs inside the pyramid) equal its (13 - r)-cards less the bag's r-cards.
+
+        The first phase is `_first_phase`, its "the second bag holds no partner" read for
+        every n at once (the longest holds none); not ``lenient``, as a card served from the
+        second bag instead of the first would leave a second-phase card unused.
+        """
+        memo = self._drained
+        key = P | first << 28 | then << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        if P == FULL:
+            memo[key] = True
+            return True
+        counts = self._counts.get(P) or self.counts(P)
+        balance = self._balances.get(P)
+        if balance is None:
+            balance = sum((counts[r] - counts[13 - r] + 8) << 4 * r for r in range(1, 7))
+            self._balances[P] = balance
+        used = 0  # the first n cards of ``then`` as a bag, for the longest n that can leave
+        level = _LEVEL  # their balance per pair of ranks, against the pyramid's ``balance``
+        bags = [0] if level == balance else []
+        rest = then
+        while rest:
+            v = rest & 15
+            rest >>= 4
+            if v == 13:
+                continue  # a King leaves alone
+            if used >> 3 * v & 7 >= counts[13 - v]:
+                break
+            used += 1 << 3 * v
+            level += _TILT[v]
+            if level == balance:
+                bags.append(used)
+        spent = self.spent_game().relaxed
+        result = False
+        for bag in reversed(bags):
+            if spent(P, bag):
+                result = True
+                break
+        if not result:
+            facts = self._facts.get(P) or self.facts(P)
+            both = first + used
+            for v, low, _ in facts[6]:  # (the lows only: a shorter n may keep under a high)
+                if both >> 3 * v & 7 < low:
+                    break
+            else:
+                result = self._first_phase(P, first, then, used, facts, self.drained, False)
+        memo[key] = result
+        return result

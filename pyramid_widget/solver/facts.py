@@ -43,9 +43,7 @@ def _rank_pair_bounds(r: int, ones: int, others: int, capped: bool) -> tuple:
     removals needed for them, (r, a, b), lonely cards). Lonely cards are those that no pyramid
     card left can ever pair with, so that each must leave with a card of waste or stock (for
     `_phases_clash`): (3 * the partner value, their mask) per rank that has some. The same for
-    every deal, so cached for all: a new pyramid finds most of its parts there (some
-    twenty-six thousand entries after a thousand deals each of strict and one-recycle, where
-    each pyramid's own cache started empty)."""
+    every deal, so cached for all: a new pyramid finds most of its parts there."""
     key = ones | others << PYRAMID_SIZE | r << 2 * PYRAMID_SIZE | capped << 2 * PYRAMID_SIZE + 3
     part = _RANK_PAIRS.get(key)
     if part is None:
@@ -98,15 +96,8 @@ def _phases_clash(lonely: tuple, first: int, then: int) -> bool:
     """Rule 9's two phases (`PyramidFacts.two_phase`), first with the cards of bag ``first``,
     then with those of bag ``then``: True when the order of the lonely cards (``lonely``:
     `_rank_pair_bounds`'s, cards no pyramid card left can pair with) proves that the pyramid
-    cannot be cleared so.
-
-    A lonely card must leave with a bag card. So one whose partner value ``first`` lacks leaves
-    in the second phase, and so does every card it lies on (each of those leaves after it); one
-    whose partner value ``then`` lacks leaves in the first. A card bound to the first phase
-    that lies under one bound to the second would have to leave both before the phases' turn
-    and after it: no line clears the pyramid so. (On strict's deals near the median, which
-    rule 9 settles at the start, this cut a third of the two-phase positions; asked in
-    `drained` too, with its longest run, it cut little and cost more than it saved.)
+    cannot be cleared so (docs/solver.md, "Rule 9: the last cards of the pyramid"). Not asked in
+    `drained`, where it cuts too little for its cost.
     """
     before = after = 0
     for shift, cards in lonely:
@@ -237,25 +228,14 @@ class PyramidFacts:
     def _bounds(
         self, left: int
     ) -> tuple[tuple[tuple[int, int, int], ...], int, tuple[tuple[int, int, int], ...]]:
-        """Counting and matching bounds, as (value, low, high): the number of cards of that
-        value still in waste and stock must lie in [low, high], or the position is lost.
+        """Counting and matching bounds (docs/solver.md, "Rule 1: counting and matching
+        bounds") with the pyramid cards of mask ``left``: (bounds as (value, low, high), the
+        number of cards of that value in waste and stock must lie in [low, high]; a lower bound
+        on the removals still needed; (r, a, b) per pair of ranks with a card left, a cards of
+        rank r and b of 13 - r; the lonely cards).
 
-        For ranks r and s = 13 - r, let a and b be the pyramid cards of each rank still there
-        (of mask ``left``), and M the largest matching of r-cards with s-cards that can ever be
-        in play together (neither lies on the other). Every pyramid card must leave with a
-        partner of the other rank, used once: at most M of the a cards find it in the pyramid,
-        so at least a - M s-cards must still be in waste and stock; likewise b - M r-cards.
-        This includes the rule "a pyramid card whose every remaining partner lies on it can
-        never go". Under the whole-deck win with the stock face down, two non-pyramid cards can
-        never pair (only the waste top is in play), so each of them needs its own pyramid
-        partner: at most b r-cards and at most a s-cards may be left in waste and stock.
-
-        Also returns a lower bound on the removals still needed to clear the pyramid: one per
-        King, and a + b - M per pair of ranks (a move takes at most two pyramid cards, and only
-        a matched pair can be two pyramid cards), and (r, a, b) for each pair of ranks with a
-        card left. Each pair of ranks depends only on its own cards left, so its part is
-        worked out by them, two pairs of ranks at a time, each group's cached by its cards left
-        (most moves leave two groups of the three alone; three lookups rather than six).
+        Two pairs of ranks at a time, each group's part cached by its cards left: most moves
+        leave two groups of the three alone.
         """
         (low, lows), (middle, middles), (high, highs) = self._rank_groups
         a = lows.get(left & low) or self._group_bounds(0, left & low)
@@ -323,16 +303,9 @@ class PyramidFacts:
         by_value: Sequence[tuple[int, ...]], sizes: Sequence[tuple[int, int, int]], bag: int
     ) -> tuple[int, int] | None:
         """In the relaxed game, an exposed card that may leave with a bag card at once, as
-        (index, the bag card's 3-bit unit), or None.
-
-        When the bag holds a partner for every pyramid card of both ranks r and 13 - r
-        (``bag[13 - r] >= pyramid[r]`` and ``bag[r] >= pyramid[13 - r]``), an exposed card of
-        either rank can leave with a bag card now: in any winning line, where it left with a
-        bag card that use only comes earlier, and where it paired with a pyramid card y, y
-        takes a bag card instead; neither rank's bag cards can run out, as each of its
-        pyramid cards takes at most one. Earlier removals only expose more, and the line never
-        leaves more cards in the bag than before.
-        """
+        (index, the bag card's 3-bit unit), or None: one of ranks r and 13 - r when the bag
+        holds a partner for every pyramid card of both (docs/solver.md, "Rule 7: the relaxed
+        game", free cards)."""
         for r, a, b in sizes:  # (the pairs of ranks with a pyramid card left)
             s = 13 - r
             if bag >> 3 * s & 7 >= a and bag >> 3 * r & 7 >= b:
@@ -363,24 +336,10 @@ class PyramidFacts:
 
     def relaxed(self, P: int, bag: int) -> bool:
         """Could the pyramid P be cleared if the waste-and-stock cards (``bag``: 3 bits per
-        value v at bit 3v) could all be used at any time, each once? A winning line of the real
-        game is a winning line of this easier game (drop its draws, recycles and stock-with-
-        stock pairs), so False proves the real position lost (rule 7). Memoised per (P, bag).
-
-        Where every win can be changed into one that starts with a certain removal, that
-        removal is the only one tried (the deletion lemma; removing a card earlier only exposes
-        others earlier, and a bag card is usable at any time):
-
-        - an exposed King, alone;
-        - an exposed card with no pyramid partner left, with a bag card: every win takes one
-          of that value for it (the bounds see that the bag holds one);
-        - an exposed card x whose one pyramid partner left, y, is exposed too, with y. A win
-          that pairs x with a bag card c instead either takes a bag card d for y (the pair
-          leaves c and d unused) or pairs y with another pyramid card z (z takes c instead).
-          Leaving bag cards unused is no loss, except with the whole deck to clear and the
-          stock face down (`capped`), where every bag card must leave with a pyramid card:
-          there the pair is forced only when the bag holds no partner for x;
-        - the cards of `_free`.
+        value v at bit 3v) could all be used at any time, each once? False proves the real
+        position lost (docs/solver.md, "Rule 7: the relaxed game", which argues the removals
+        played at once here: an exposed King, a card bound to one partner, `_free`'s cards).
+        Memoised per (P, bag).
         """
         key = P | bag << 28
         known = self._relaxed.get(key)
@@ -438,14 +397,13 @@ class PyramidFacts:
         return result
 
     def two_phase(self, P: int, first: int, then: int) -> bool:
-        """The relaxed game in two phases (rule 9): could the pyramid P be cleared using first
-        only the cards of bag ``first`` (and pyramid pairs), then only those of bag ``then``?
-        Memoised per (P, first, then).
+        """The relaxed game in two phases (docs/solver.md, "Rule 9: the last cards of the
+        pyramid"): could the pyramid P be cleared using first only the cards of bag ``first``
+        (and pyramid pairs), then only those of bag ``then``? Memoised per (P, first, then).
 
-        The bounds are checked with both bags together (a line of the real game uses at most
-        those); the first phase's moves, and the removals forced there, are `_first_phase`'s
-        (leaving a bag card unused is no loss unless `capped`). Asked first, as it is cheap and
-        settles many: the order of the lonely cards (`_phases_clash`).
+        Asked first, as it is cheap and settles many: the order of the lonely cards
+        (`_phases_clash`); then the second phase alone, then the bounds with both bags together
+        and the first phase's moves (`_first_phase`).
         """
         memo = self._two_phase
         key = P | first << 28 | then << 70
@@ -492,21 +450,12 @@ class PyramidFacts:
         wins: Callable[[int, int, int], bool],
         lenient: bool,
     ) -> bool:
-        """The first phase's moves from P, for `two_phase` and `drained` (``wins``) once their
-        bounds hold: the removal forced there if any, else each pyramid pair, then each exposed
-        card with a first-phase card; True as soon as one wins. ``later`` is the second
-        phase's bag (for `drained`, its longest run), ``then`` what ``wins`` is passed on.
-
-        Forced, besides an exposed King: an exposed card with no pyramid partner left, with a
-        first-phase card, when ``later`` holds no partner for it (every win takes a
-        first-phase card for it, so in the first phase, and taking it first only exposes
-        others earlier), or, where ``lenient``, when ``first`` holds one for every pyramid card
-        of its value left (a win that serves it from ``later`` instead still has enough
-        first-phase cards for the others, and leaves that card unused); and an exposed card
-        whose one pyramid partner left is exposed too, with that partner, when neither bag
-        holds a partner for it (every win pairs the two). With a partner in a bag, either
-        choice may be the only win: the card may have to take a first-phase card while its
-        partner leaves with another pyramid card in the second.
+        """The first phase's moves from P, for the phased games (``wins``) once their bounds
+        hold: the removal forced there if any, else each pyramid pair, then each exposed card
+        with a first-phase card; True as soon as one wins. ``later`` is what the later phases
+        hold (for `drained`, its longest run), ``then`` what ``wins`` is passed on; ``lenient``
+        where leaving a bag card unused is no loss. The forced removals are argued in
+        docs/solver.md, "Rule 9: the last cards of the pyramid" (the two phases).
         """
         king_bit, _, pairs, by_value, _, _, _, bound, _ = facts
         forced = None
@@ -536,18 +485,12 @@ class PyramidFacts:
         return False
 
     def phases(self, P: int, first: int, rest: int) -> bool:
-        """Rule 10's last pass: could the pyramid P be cleared using first only the cards of
-        bag ``first`` (and pyramid pairs), then only those of the next bag of ``rest`` (bags
-        packed 42 bits each, the next lowest, none empty), and so on? The relaxed game in
-        phases, each card used at most once; memoised. The bags may not share a card (their
-        counts are summed for the bounds).
-
-        The moves of a phase are `_first_phase`'s (the removals forced there are forced in
-        every phase: a card whose partners only this phase holds takes one now, and two cards
-        that only each other can take pair now); moving on to the next phase first, as a
-        line that wins by leaving this one at once is the quickest to find. Asked first, as
-        in `two_phase`: the order of the lonely cards (`_phases_clash`, with this phase's bag
-        against all the later ones together).
+        """Rule 10's last pass (docs/solver.md, "Rule 10: the last pass in segments"): could
+        the pyramid P be cleared using first only the cards of bag ``first`` (and pyramid
+        pairs), then only those of the next bag of ``rest`` (bags packed 42 bits each, the next
+        lowest, none empty), and so on? The relaxed game in phases, each card used at most
+        once; memoised. The bags may not share a card (their counts are summed for the bounds).
+        Moving on to the next phase is tried before the moves of this one (`_first_phase`).
         """
         if not rest:
             return self.relaxed(P, first)
@@ -578,9 +521,10 @@ class PyramidFacts:
         return result
 
     def ahead(self, P: int, first: int, then: int) -> bool:
-        """Rule 10 in the pass before the last: could the pyramid P be cleared using first
-        only the cards of bag ``first``, then those of bag ``then & _BAG`` (this pass: a
-        second phase, or none), then the last pass's bags ``then >> 42`` (`phases`)? A card
+        """Rule 10 in the pass before the last (docs/solver.md, "Rule 10: the last pass in
+        segments"): could the pyramid P be cleared using first only the cards of bag ``first``,
+        then those of bag ``then & _BAG`` (this pass: a second phase, or none), then the last
+        pass's bags ``then >> 42`` (`phases`)? A card
         may lie in a bag of each pass (the two passes' counts are added apart, as their sum
         could overflow a field). Memoised."""
         memo = self._ahead
@@ -629,26 +573,13 @@ class PyramidFacts:
         could the pyramid P be cleared using first only cards of bag ``first`` (and pyramid
         pairs), then, for some n, exactly the first n cards of ``then`` (their values in
         drawing order, `Solver.values_in_order`), every one of them with a pyramid card but
-        the Kings, which leave alone? Memoised per (P, first, then).
+        the Kings, which leave alone? Memoised per (P, first, then). Why every one of them, and
+        why only where the n cards balance the pyramid: docs/solver.md, "Rule 9: the last cards
+        of the pyramid" (with the stock face down).
 
-        Why every one of them (`Solver._leaves_last`): the cards drawn after the apex's
-        partner lie on it, so each has left before the apex leaves; with the stock face down a
-        waste card leaves only with a pyramid card (or alone, as a King), and the draws are in
-        order, so the cards used so are the first n drawn after the partner. Rule 9's
-        `two_phase` lets the second phase leave any of them unused, which a real line cannot.
-
-        The second phase is the relaxed game in which every bag card must leave with a
-        pyramid card (`spent_game`), tried with the longest first n first (the one that wins
-        most often); n stops short of a card whose value has no partner left for it, as no
-        longer one can use them all. It is asked only where the n cards balance the pyramid:
-        when it is cleared with them all, each pyramid card of rank r leaves with a pyramid
-        card of rank 13 - r or with one of the n cards, and each of those takes a pyramid
-        card, so for each pair of ranks the pyramid's r-cards less the bag's (13 - r)-cards
-        (the pairs inside the pyramid) equal its (13 - r)-cards less the bag's r-cards.
-
-        The first phase is `_first_phase`, its "the second bag holds no partner" read for
-        every n at once (the longest holds none); not ``lenient``, as a card served from the
-        second bag instead of the first would leave a second-phase card unused.
+        The second phase is `spent_game`, tried with the longest n first (the one that wins
+        most often); the first phase is `_first_phase`, its "the second bag holds no partner"
+        read for every n at once (the longest holds none).
         """
         memo = self._drained
         key = P | first << 28 | then << 70

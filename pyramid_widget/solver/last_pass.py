@@ -1,4 +1,8 @@
-"""Rule 8: the last pass decided exactly, with the waste as a stack (docs/solver.md, "Rule 8")."""
+"""Rule 8: the last pass decided exactly, with the waste as a stack (a pushdown game).
+
+Taken over from the plain search when its last pass runs long (docs/solver.md, "Rule 8: the last
+pass as a stack").
+"""
 
 from __future__ import annotations
 
@@ -18,28 +22,17 @@ _WIN = -1  # an outcome of `LastPass.above`: the pyramid was cleared (pyramid wi
 
 
 class LastPass:
-    """Rule 8: the last pass decided exactly, with the waste as a stack (a pushdown game).
-
-    With no recycle left, a card put on the waste stays under every card drawn after it until
-    those have all left; nothing under it can be touched meanwhile. So what can happen from
-    the moment card c is the waste top until c leaves depends on the pyramid, the stock and
-    the value of c alone, never on the waste under c. `above` (P, T, value of c) returns those
-    outcomes: each (pyramid, stock) at which c can leave the waste (``P' | T' << 28``), and
-    `_WIN` when the pyramid can be cleared meanwhile (pyramid win). `winnable` chains them
-    down the waste: a position wins when some outcome of its waste top wins with the rest of
-    the waste.
-    Every line of the game from a position is one such chain, and every chain is a line, so
-    this decides the position exactly; a search of the same game that keeps the whole waste
-    in its positions would meet the same run above c again under every other waste below it.
-    The sets are memoised per (P, T, value of c) and the verdicts per position. Every new set
-    and verdict counts as a node of the solver (its budget applies).
+    """The last pass of one solver's deal as a stack: `above` (P, T, value of c) gives the
+    outcomes of the run while card c is the waste top, each (pyramid, stock) at which c can
+    leave (``P' | T' << 28``), or `_WIN`; `winnable` chains them down the waste. Runs are
+    memoised per (P, T, value of c), verdicts per position; each new one counts as a node of
+    the solver, so its budget applies.
     """
 
     def __init__(self, solver: Solver) -> None:
         # A weak reference: the solver keeps this helper, and a strong one back would make a
         # cycle, so a finished solver and all its memos would wait for the cyclic garbage
-        # collector instead of going at once (tens of thousands of objects per slow
-        # one-pass deal, which the collector then walks again and again in a long run).
+        # collector instead of going at once.
         self.solver = weakref.proxy(solver)
         self._pinfo = solver._pinfo
         self._masks = solver._value_masks

@@ -1,31 +1,11 @@
 """Shortest wins: A* over the solver's positions, every pair, King, draw and recycle one move.
 
-The heuristic (`_Estimator`) counts removals still needed: each King in the pyramid takes a
-move of its own, and for ranks r and 13 - r a move removes at most one pyramid card of each, so
-the larger of the two counts is a lower bound (under the whole-deck win, the cards in waste and
-stock count too, and with the stock face down each card still in the stock needs a draw); then
-it adds the moves needed to reach the cards the pyramid must still take from waste and stock.
-It never overestimates. A position's estimate is never taken below its parent's (pathmax: the
-parent's is a lower bound for every line through it), so the queue is taken in order of
-estimate and the first win taken off it is a shortest one.
-
-The successor rules are the exact search's (see `search`), each of which keeps a shortest win:
-a pyramid King leaves at once, and so does a pyramid card with its one partner left when that
-partner is in play (the deletion lemma's line is no longer; a King on the waste or the stock is
-forced only under the whole-deck win, as a shortest pyramid win may never spend a move on it);
-pyramid pairs are tried only after a removal (the same pair played before the draws gives a
-line of the same length); the draws between two links where something can be removed are one
-edge costing one per draw; the counting bounds and the last-pass burial only drop positions or
-cards that can never help, and so do the positions the exact search proved lost (its memo,
-rule 5: a position at or after a memoised pass and waste size of the same cards up to suits).
-
-Positions are ints (``P | S << 28 | k << 52 | fresh << 57 | pass << 58``) and moves small
-codes, turned into notations only for the line found. What is kept per position is its least
-cost, its move in and one bit of the position before, not the position before itself: the line
-is walked back from the win by undoing moves (`_line`). A long search moves its positions from
-a dict into compact tables (`_Reached`), and the estimate's cache is emptied when full, so one
-search keeps to tens of MiB (deck 112 of the open-stock references: 1.8 million positions, 46
-MiB at the peak, where a dict of every position with its parent took 287).
+Asked once the exact search has found a win, whose length bounds this search and whose memo of
+lost positions it reads; why the first win it takes off its queue is a shortest one:
+docs/solver.md, "Shortest wins". Positions are ints (``P | S << 28 | k << 52 | fresh << 57 |
+pass << 58``), moves small codes; what is kept per position is its least cost, its move in and
+one bit of the position before, and the line is walked back from the win by undoing moves
+(`_line`), so that a long search keeps to tens of MiB.
 """
 
 from __future__ import annotations
@@ -65,7 +45,7 @@ _Kind = tuple[tuple[int, ...], tuple[tuple[int, int], ...], int, int]
 
 
 # The estimate's cache of waste-and-stock states is emptied when it holds this many (then
-# worked out again, the same): deck 112 fills 1.1 million, 77 MiB; a median deck, a fifth of that.
+# worked out again, the same), which bounds the memory of the longest searches.
 _EXTRA_MOST = 1 << 17
 
 
@@ -394,8 +374,8 @@ def shortest(
     # The queue: the positions queued per f, then per cost so far g (g <= f, as no estimate is
     # negative). Each f is taken whole before the next, and within it the greatest g first:
     # any order among equal f keeps the first win taken off a shortest one, and the deepest
-    # first walks to a win in the last layer almost straight, where the last-in-first-out order
-    # expanded thousands of positions of that layer first (a quarter of all, on some decks).
+    # first walks to a win in the last layer almost straight, where a last-in-first-out order
+    # would expand thousands of positions of that layer first.
     queue = [[array("Q") for _ in range(bound + 1)] for _ in range(bound + 1)]
     f = estimate(first)
     queue[min(f, bound)][0].append(first)
@@ -462,8 +442,8 @@ class _Reached:
     """The positions a long `shortest` reached, each with its int (cost, move code, fresh bit
     of the position before), in flat arrays per pyramid state.
 
-    Deck 112 of the open-stock references reaches 1.8 million positions, where a dict of ints
-    spends over a hundred bytes on each; a slot here takes 8 bytes (the position's bits above
+    A long search reaches millions of positions, where a dict of ints spends over a hundred
+    bytes on each; a slot here takes 8 bytes (the position's bits above
     the pyramid state, and its int), and a table is at most three quarters full. Each pyramid
     state has its own table, so one that doubles copies only its own slots. Slower than a dict
     (every probe is Python), so `shortest` starts with a dict and moves here past _FEW.

@@ -1,108 +1,8 @@
-"""Exact search: is this position winnable, and if so by which moves (optionally the fewest)?
+"""The exact search: is this position winnable, and if so by which moves?
 
-Representation
---------------
-The solver never touches a `Game` while searching. A `Problem` holds the deal (28 pyramid
-cards, the 24 other cards in their original order) and the rules; a position is four small ints:
-
-- ``P``: bit i set when pyramid card i is gone (28 bits);
-- ``S``: bit j set when the j-th non-pyramid card of the layout is still in the game (24 bits);
-- ``k``: the boundary between waste and stock. The cards still in the game, in original order,
-  are always "waste, then stock" (a draw moves the boundary right, a recycle moves it back, a
-  removal takes a card out), so the waste is the set bits of ``S`` below ``k`` and the stock the
-  set bits at ``k`` and above. ``k`` is kept canonical: the position of the stock top, or 24
-  when the stock is empty;
-- ``p``: the pass number (always 0 under unlimited passes, where it does not matter).
-
-The rules only see values (a pair sums to 13, a King leaves alone), so two positions with the
-same pyramid cards gone, the same values in waste and stock in the same order (whatever their
-suits), the same waste size and the same pass are one game, and the search takes positions up
-to that: the memo key is ``P | V << 28``, with V the values of S in order
-(`Solver.values_in_order`), and the memo maps it to the least (pass, waste size) code
-``p << 5 | w`` from which those cards were walked without success (rule 5). On the slowest
-one-recycle deals that takes the positions to search to a half or less: a line that pairs one
-of two like cards lying next to each other in the stock and a line that pairs the other meet
-again (the first pass of deal 7265 walks 65,613 sets of cards left, but 17,736 sequences of
-values; that of 9113, 45,030 and 24,642).
-A search that finds a win takes back the entries of its winning walks, so the memo only ever
-holds positions proven lost and one solver can answer several questions about one deal.
-
-Why "unwinnable" is a proof
----------------------------
-The depth-first search walks every position reachable from the start except where one of the
-rules below cuts the tree. When it ends without a win, the set V of walked positions is closed:
-every move out of a position of V leads into V, or was cut by a rule. Each rule comes with an
-argument that if a cut position were winnable, some position of V would be winnable "strictly
-closer to a win", measured lexicographically by (fewest removals needed, then fewest moves, then
-cards left). A winnable position of V with the smallest measure would then have a winnable
-successor of smaller measure in V: impossible. So no position of V, the start included, is
-winnable. The rules (each argued at its definition):
-
-1. Bounds: the counting and matching bounds per pair of ranks (`PyramidFacts._bounds`): a
-   position that breaks one is lost (a pyramid card whose every partner left lies on it, too
-   few partners left for the cards of a rank ...).
-2. Forced Kings: a King that can leave now (pyramid, waste top, face-up stock top when the rules
-   let it go from there) leaves now, and nothing else is tried (deletion lemma).
-3. Forced single partner: when an exposed pyramid card has exactly one possible partner left
-   (a card of the matching value, still in the game, that can ever be in play with it) and that
-   partner is in play now, the two pair now and nothing else is tried. Every win removes the
-   pyramid card, and only with that partner, so the deletion lemma applies.
-4. Pyramid pairs commute with draws and recycles: a pair of two pyramid cards is tried only in a
-   position reached by a removal (or the start), not after a draw or a recycle. A win that
-   plays such a pair after draws D can play it before D instead: one removal fewer from the
-   position after the pair, which is where the search tries it.
-5. Dominance across the stock boundary: for the same cards left, a position at an earlier
-   (pass, boundary), compared lexicographically, reaches every later one by draws and recycles
-   alone. A walk from a removal goes through every later (pass, boundary) of its cards (the
-   links where nothing can be removed included, the last-pass burial of rule 6 aside, which
-   only drops cards that win alike), until it reaches the code of an earlier walk of the
-   same cards; so a position at or after a memoised code is in V already and is not searched
-   again, and one entry per set of cards left suffices. Under unlimited passes a walk goes
-   round once, back to where it began, which covers every boundary. Positions are taken up
-   to the suits of waste and stock (see the memo key above): V holds classes of positions,
-   the same game each, with the same moves and the same distance to a win, and the boundary
-   is read as the waste size, which orders the boundaries of the same cards alike.
-6. Burial in the last pass (`Solver._buried`): with no recycle left, a waste card that can
-   never leave (its partners, spent one per card from the top down, run out) locks the cards
-   under it for good. They are dropped from the position (they can never be used, so the
-   positions with and without them win alike); under the whole-deck win the position is lost.
-7. Relaxation (`PyramidFacts.relaxed`), checked at the start and after each recycle: if the
-   pyramid could not be cleared even with every waste and stock card usable at any time, the
-   position is lost. (Its own search plays a card at once where that cannot hurt: see
-   `PyramidFacts.relaxed`.)
-8. The last pass as a stack (`LastPass`): with no recycle left, what can happen while a waste
-   card is on top, until it leaves, depends on the pyramid, the stock and that card alone,
-   not on the waste under it. When the search of a last pass runs long, those runs are
-   worked out once each and chained down the waste, which decides a position exactly (the
-   positions it finds lost are cut; a waste top with no partner left never leaves, so its run
-   can only clear the pyramid, as from an empty waste); the search then only goes into
-   positions so shown winnable, to write down the line.
-9. The last cards of the pyramid (`Solver.apex_reachable`), checked where a last pass starts:
-   the apex leaves last, with a waste card (or the stock top) as partner; what that partner
-   covers on the waste is out of play for good, and the cards drawn after it must all have
-   left before, so the rest of the pyramid must be cleared first with what comes before the
-   partner, then with what comes after it (`PyramidFacts.two_phase`, which first asks whether
-   a card bound to the first phase lies under one bound to the second, `_phases_clash`); with
-   the stock face down, with every card drawn after it, which are the first cards after it in
-   the stock (`PyramidFacts.drained`). If the relaxed game cannot do that for any partner,
-   the position is lost (one relaxed game with all of waste and stock but one partner settles
-   most of them first). The same holds for the last of the two cards on the apex, when those
-   two cannot pair with each other.
-10. The last pass in segments (`Solver.segments_ahead`), with the stock face down and a pyramid
-   win, in the pass before the last: a card whose value has no partner left in the pyramid
-   never leaves, so once drawn it keeps every card under it out of play (until the recycle,
-   then for good), and so does the apex's partner until the apex leaves. The pyramid must be
-   cleared by the relaxed game in phases: the cards in play in this pass, then the last
-   pass's cards segment by segment between such cards (`PyramidFacts.ahead` and
-   `PyramidFacts.phases`). Asked where the walk draws such a card, once a search runs long,
-   and only in two-pass games (see `Solver.__init__`).
-
-Rules 1, 7, 8, 9 and 10 only cut positions that are lost; rules 2 to 6 keep, for every
-winnable position cut, a winnable one of V closer to a win, as argued at each.
-
-Draws where nothing can be removed are walked through without a look (they have one move, the
-next draw); a walk that reaches the code memoised by an earlier walk of the same cards stops
-there (rule 5).
+A depth-first search over `Problem` positions, memoised per set of cards left up to suits. Where
+it may cut the tree without losing a win is argued rule by rule in docs/solver.md: the search's
+own rules 2 to 6 are here, with the stock's side of rules 9 and 10.
 """
 
 from __future__ import annotations
@@ -116,10 +16,8 @@ from .last_pass import LastPass
 from .problem import EMPTY_STOCK, FULL, Problem, first_stock, next_stock, pair_notation
 
 _PLAIN_NODES = 2000  # nodes a search of the last pass may take before rule 8 takes over
-
-_BAGS_BY_TABLE = 16  # `Solver.bag`'s asks before it builds its tables
-
 _SEGMENT_NODES = 2000  # nodes a search takes before rule 10 is asked (most end sooner)
+_BAGS_BY_TABLE = 16  # `Solver.bag`'s asks before it builds its tables
 _NEVER = 1 << 62  # a node count no search reaches
 _RELAXED_BUDGET = 20000  # relaxed positions the up-front check may visit before it gives up
 
@@ -153,9 +51,8 @@ class Solver:
         self._switch_at: int | None = None
         self._apex_at_recycle = True  # rule 9 at each recycle into the last pass (see solve)
         # Rule 10 (the stock face down, a pyramid win, two passes): asked in the first pass
-        # once a search has taken _SEGMENT_NODES nodes. (Sound in any pass before the last,
-        # but in classic's second pass of three it cost more than it cut: deals 1-6000 side
-        # by side, p99 52.5 -> 57.7 ms.)
+        # once a search has taken _SEGMENT_NODES nodes. (Sound in any pass before the last, but
+        # with more passes it costs more than it cuts.)
         self._segmented = not (problem.stock_in_play or problem.deck_win) and problem.passes == 2
         self._segments_from = _NEVER  # the node count from which rule 10 is asked (`solve`)
         self._pinfo: dict[int, tuple] = {}
@@ -179,10 +76,9 @@ class Solver:
     def _value_tables(self) -> list[list[tuple[int, int]]]:
         """`values_in_order` by table, a byte of stock places at a time: entry m is the values
         of the cards of byte m in order and the bits they take. Built when first asked (the
-        search's first position), as a deal that rule 9 settles at the start never asks (about
-        half of strict's deals), and the tables were most of the cost of a `Solver`. (A plain
-        attribute, empty until then, rather than a cached property, whose every later read
-        costs more.)"""
+        search's first position): a deal that rule 9 settles at the start never asks, and the
+        tables are most of the cost of a `Solver`. (A plain attribute, empty until then: a
+        cached property costs more at every later read.)"""
         tables = []
         for base in range(0, STOCK_SIZE, 8):
             runs = [(0, 0)] * 256
@@ -272,8 +168,8 @@ class Solver:
 
         By table, a byte of stock places at a time (entry m sums the cards of byte m), once
         the solver has asked _BAGS_BY_TABLE times: a deal that rule 9 settles at the start asks
-        a handful, fewer than the tables would cost to build (a fortieth of strict's median
-        time), and a long search asks hundreds of thousands."""
+        a handful, fewer than the tables would cost to build, and a long search asks hundreds
+        of thousands."""
         tables = self._bags
         if tables:
             a, b, c = tables
@@ -329,26 +225,8 @@ class Solver:
 
     def apex_reachable(self, P: int, W: int, T: int) -> bool:
         """Rule 9, in the last pass (waste W, stock T): False when the apex, or the last of the
-        two cards on it, can be shown never to leave.
-
-        The apex lies under every other pyramid card, so when it leaves, nothing else is left
-        in the pyramid, and its partner p is on the waste top (or, with the stock top in play,
-        is the stock top). Every card put on the waste after p, or lying on p there, left
-        before that, and no card under p was in play meanwhile: once p is on the waste, what
-        lies under it is out of play for good. So the rest of the pyramid was cleared, each
-        card used once, with the cards that p had not covered yet: for p in the waste, those
-        above it and the stock; for p in the stock, the waste and the stock before p first,
-        then the cards drawn after p (two phases, `PyramidFacts.two_phase`; p never drawn is
-        the case where the second phase uses none). With the stock face down, a card put on p
-        can only leave with a pyramid card still there, so none of the cards drawn after p is
-        one whose value has no partner among those: the stock counts up to its first such
-        card; and as each card drawn after p has left with a pyramid card, the second phase
-        used up the first cards after p, however many were drawn (`PyramidFacts.drained`).
-        The relaxed game (rule 7) must clear the rest of the pyramid so; no p passing that
-        test: lost. The same holds for the last of the two cards lying on the apex when
-        they cannot pair with each other: when it leaves, only it and the apex are left, and
-        it cannot pair with the apex under it.
-        """
+        two cards on it, can be shown never to leave (docs/solver.md, "Rule 9: the last cards
+        of the pyramid")."""
         if P & 1:
             return True  # the apex is gone
         pv = self.pv
@@ -383,9 +261,9 @@ class Solver:
         # and stock other than p, each used at most once: all of them lie in the relaxed game
         # with the whole of waste and stock but one card of p's value, which must then clear
         # the rest too, as a relaxed win never suffers from more cards (unless every card must
-        # be used, `capped`). One question instead of one per partner, and it settles most
-        # (an eighth of strict's median time). Asked only where no value is dead: else the
-        # phases below draw less than the whole stock, and it cut too little for its cost.
+        # be used, `capped`). One question instead of one per partner, and it settles most.
+        # Asked only where no value is dead: else the phases below draw less than the whole
+        # stock, and it cuts too little for its cost.
         if (
             not dead
             and not pyramid.capped
@@ -443,29 +321,9 @@ class Solver:
 
     def segments_ahead(self, P: int, S: int, k: int) -> bool:
         """Rule 10, in the pass before the last, with the stock face down and a pyramid win:
-        False when the position (P, S, k) is lost because the last pass is played in segments.
-
-        A card whose value has no partner left in the pyramid (dead, `_info`'s rule-6 values)
-        can never leave: with the stock face down a waste card leaves only with a pyramid card
-        (or alone, as a King), and it stays dead, as pyramid cards only leave. Once drawn it
-        stays on the waste, and every card under it is out of play: until the recycle in this
-        pass, for good in the last. So in the last pass the cards between two dead cards can be
-        used only after the first of them is drawn and before the second is: the last pass
-        clears the pyramid, if at all, in phases, one per such segment (`PyramidFacts.phases`;
-        a dead card at the recycle that is not dead now only splits a segment further, and a
-        card used before leaves a bag, so today's segments of S are a relaxation). In this
-        pass, the cards in play at some time are the stock's and the waste's above its topmost
-        dead card; they may be used before the recycle (`PyramidFacts.ahead`, which counts a
-        card in both passes: a relaxation again).
-
-        The apex lies under every other pyramid card, so it leaves last, with a partner p from
-        waste or stock. p stays until then, and like a dead card it keeps what lies under it
-        out of play: in this pass (the cards before p can be used only before p is drawn, the
-        ones after only after it), and in the last, where every card drawn after p must leave
-        before the apex, so none of them is dead: the last pass ends with the cards after p up
-        to the next dead card. Each p is tried, with the rest of the pyramid to clear (the
-        partner's value is dead for the rest when the apex is its last card of its value); none
-        fitting proves the position lost.
+        False when the position (P, S, k) is lost because the last pass is played in segments
+        between the cards that can never leave (docs/solver.md, "Rule 10: the last pass in
+        segments").
         """
         info = self._pinfo.get(P) or self._info(P)
         dead = info[9][0]
@@ -514,17 +372,14 @@ class Solver:
         return S
 
     def _buried(self, waste: int, stock: int, tight: tuple, added: int = -1) -> int:
-        """In the last pass, the waste cards (mask ``waste``) that can never be used again.
+        """In the last pass, the waste cards (mask ``waste``, the stock ``stock``) that can never
+        be used again: the first card from the top left without a partner, and every card under
+        it (docs/solver.md, "Rule 6: burial in the last pass"). Returns their mask (0: none).
 
-        A waste card is usable only once every card above it has left, each with its own
-        partner: a pyramid card still there or, with the stock top in play, a card still in the
-        stock (mask ``stock``); never another waste card. Walking down from the top and
-        spending one partner per card, the first card left without a partner can never leave,
-        so neither it nor anything under it will ever be in play again (no recycle is left).
         ``tight`` says which values can run short (see `_info`). When only the cards of mask
         ``added`` joined a waste that had nothing buried, only their values (and, with the
         stock top in play, their partners' values, whose stock supply they took) are looked
-        at (-1: those of the whole waste). Returns the mask of the buried cards (0 if none).
+        at (-1: those of the whole waste).
         """
         dead, by_value = tight
         cut = (waste & dead).bit_length() - 1
@@ -586,20 +441,20 @@ class Solver:
         out: list[str] = []
         self.pyramid.on_tick = self.check_budget  # the relaxed searches watch the budget too
         try:
-            # Rule 9 before rule 7 where both apply: most lost deals of one pass are cut by rule
-            # 9, whose second phases are relaxed games already, and rule 7 ahead of it was an
-            # eighth of their time.
+            # Rule 9 before rule 7 where both apply: it cuts most lost positions of a last pass
+            # by itself, and its second phases are relaxed games already.
             if p == self.problem.passes and not self.apex_reachable(
                 P, S & ((1 << k) - 1), S >> k << k
             ):
                 return None  # rule 9
             if not self.relaxed_within(P, self.bag(S), relaxed_budget):
-                return None
+                return None  # rule 7
             if p != self.problem.passes:
                 found = self._dfs(P, S, k, p, out)
             else:
                 # The last pass: the search stops after _PLAIN_NODES nodes and rule 8 decides
-                # the position instead (most positions are settled sooner without it).
+                # the position instead (most positions are settled sooner without it): see
+                # docs/solver.md, "Rule 8: the last pass as a stack".
                 found = None
                 if self._last is None:
                     self._switch_at = self.nodes + _PLAIN_NODES
@@ -630,16 +485,13 @@ class Solver:
             raise _Switch
 
     def _dfs(self, P: int, S: int, k: int, p: int, out: list[str], dirty: int = -1) -> bool:
-        """Depth-first search from a position reached by a removal (or the start).
+        """Depth-first search from a position reached by a removal (or the start): True when it
+        wins, its moves appended to ``out`` in reverse.
 
-        The draws and recycles from here are walked in a loop, not by recursion: each link of
-        the walk is one boundary (and pass) of the same cards left. The memo keeps, per set of
-        cards left up to suits (the module's memo key), the least (pass, waste size) code from
-        which the walk was made (rule 5): a
-        later walk of the same cards stops on reaching it, and a position at or after it is
-        not searched again. Links where nothing can be removed are walked past without a look
-        (they have no move but the next draw). On success the moves are appended to ``out`` in
-        reverse and the memo entries of the winning walk are taken back, so that the memo only
+        The draws and recycles from here are walked in a loop, each link one boundary (and
+        pass) of the same cards left, memoised per set of cards left (docs/solver.md, "Rule 5:
+        dominance across the stock boundary"); links where nothing can be removed are walked
+        past without a look. A win takes back its walk's memo entries, so that the memo only
         ever holds positions proven lost. ``dirty`` (a stock mask of values, -1 for all) says
         which waste values rule 6 must look at again: the parent's waste had nothing buried,
         and the move that led here only took partners of these values away.
@@ -664,7 +516,7 @@ class Solver:
         if info is None:
             info = self._info(P)
         king_bit, king, pairs, by_value, bounds, _, useful, _, forced, tight = info
-        for mask, low, high, _ in bounds:
+        for mask, low, high, _ in bounds:  # docs/solver.md, "Rule 1: counting and matching bounds"
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return False
@@ -672,15 +524,15 @@ class Solver:
         pyramid = problem.pyramid
         passes = problem.passes
         if king_bit:
-            # Rule 2: an exposed pyramid King leaves at once (deletion lemma).
+            # docs/solver.md, "Rule 2: forced Kings": an exposed pyramid King leaves at once.
             if self._dfs(P | king_bit, S, k, p, out, dirty):
                 out.append(pyramid[king])
                 return True
             memo[key] = code if passes is not None else 0
             return False
-        # Rule 3: an exposed card whose one partner left is in play pairs with it now. Such a
-        # partner in the pyramid is played here; one in waste or stock is noted in ``solo`` for
-        # the links of the walk where it is on top.
+        # docs/solver.md, "Rule 3: a forced single partner": an exposed card whose one partner
+        # left is in play pairs with it now. Such a partner in the pyramid is played here; one
+        # in waste or stock is noted in ``solo`` for the links of the walk where it is on top.
         solo: dict[int, int] = {}
         masks = self._value_masks
         for i, need, mates in forced:
@@ -715,7 +567,7 @@ class Solver:
         try:
             while True:
                 if last and S & ((1 << k) - 1):
-                    # Rule 6: in the last pass, the waste is a stack that only shrinks from the top.
+                    # docs/solver.md, "Rule 6: burial in the last pass".
                     waste = S & ((1 << k) - 1)
                     added = waste & ~settled if settled >= 0 else -1
                     cut = self._buried(waste, S >> k << k, tight, added) if added else 0
@@ -747,7 +599,7 @@ class Solver:
                     self.check_budget()
                 move = None
                 if first:
-                    # Rule 4: pyramid pairs only here, right after a removal.
+                    # docs/solver.md, "Rule 4: pyramid pairs only after a removal".
                     first = False
                     for bits, i, j in pairs:
                         v = sv_pyr[i]
@@ -776,7 +628,7 @@ class Solver:
                 if move is None and w >= 0:
                     wv = sv[w]
                     if wv == 13:
-                        # Rule 2: a King on the waste top leaves at once (deletion lemma).
+                        # Rule 2: a King on the waste top leaves at once.
                         if not self._dfs(P, S ^ (1 << w), k, p, out, 0):
                             return False
                         move = stock[w]
@@ -818,8 +670,7 @@ class Solver:
                     if not S or (passes is not None and p >= passes):
                         return False
                     # Rule 9 before rule 7 where both apply, as at the start (`solve`): it cuts
-                    # most recycles into a last pass by itself (88 % on one-recycle's slowest
-                    # deals), and rule 7 ahead of it was 2 % of their time.
+                    # most recycles into a last pass by itself.
                     if (
                         p + 1 == passes
                         and self._apex_at_recycle
@@ -854,10 +705,9 @@ class Solver:
                         walk[-1] += (S >> k & ((2 << (j - k)) - 1)).bit_count()
                         drawn = S & (1 << j) - (1 << k)
                         k = next_stock(S, j)
-                        # Rule 10 only where a dead card is drawn. Asked also at the first link
-                        # of every walk (or of those whose waste holds a dead card), it cut 28 %
-                        # (18 %) of the nodes of one-recycle's slow deals, but each ask is a
-                        # relaxed search that costs five nodes or more: 1.5 (1.3) times as long.
+                        # Rule 10 only where a dead card is drawn: asked at every walk's first
+                        # link too, it cuts more nodes but costs more time than it saves (each
+                        # ask is a relaxed search of several nodes).
                         if (
                             segmented
                             and drawn & tight[0]

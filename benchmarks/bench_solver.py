@@ -59,11 +59,10 @@ def machine_speed() -> tuple[float, float]:
     small tuples: the search's kind of work, none of the package's code): the least and the
     median of MACHINE_RUNS runs.
 
-    The same code on this machine has taken half as long again from one day to the next
-    (strict's median over deals 1-2000: 1.9 ms, then 2.5 to 3.0 ms), and this workload's own
-    least time went from 56 to 31 ms within two minutes: the machine switches between a fast
-    and a slow state. Printed at the start and at the end of a run, it says which one the run
-    met, and so how much of a difference between two runs may be the machine's.
+    A shared machine's speed drifts from one day to the next and within minutes, as it
+    switches between a fast and a slow state. Printed at the start and at the end of a run,
+    this says which one the run met, and so how much of a difference between two runs may be
+    the machine's.
     """
     times = []
     for _ in range(MACHINE_RUNS):

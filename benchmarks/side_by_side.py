@@ -5,14 +5,14 @@
     python benchmarks/side_by_side.py BEFORE AFTER --optimal K [--limit S]
 
 BEFORE and AFTER are source trees holding ``pyramid_widget/`` (a checkout of ``main`` made with
-``git worktree add``, and this one). The machine's speed drifts by a fifth within a quarter of an
-hour (`bench_solver.py` prints its drift), so two runs one after the other cannot tell a change
-of 5 % from the machine's. Here each tree runs in a process of its own, and the two are given
-each deal in turn, the first of them alternating from deal to deal, so that drift falls on both
-alike. The deals are 1..N (400 unless given), or the K slowest of one rule setting in a file that
-``bench_solver.py --save`` wrote (where a tail lives: p99 over 10,000 deals is the 100th slowest).
-With ``--optimal K``, the first K open-stock reference decks instead, each asked for a shortest
-win (``optimal=True``), as `bench_solver.py` times them.
+``git worktree add``, and this one). The machine's speed drifts within minutes (`bench_solver.py`
+prints its drift), so two runs one after the other cannot tell a small change from the machine's.
+Here each tree runs in a process of its own, and the two are given each deal in turn, the first of
+them alternating from deal to deal, so that drift falls on both alike. The deals are 1..N (400
+unless given), or the K slowest of one rule setting in a file that ``bench_solver.py --save`` wrote
+(where a tail lives: p99 over 10,000 deals is the 100th slowest). With ``--optimal K``, the first K
+open-stock reference decks instead, each asked for a shortest win (``optimal=True``), as
+`bench_solver.py` times them.
 
 Per tree: the total CPU time, the median, the 100th slowest (when there are 100 deals or more)
 and the slowest, the nodes searched, and on how many deals it was the faster; then every deal

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, RANKS, STOCK_SIZE
+from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, RANKS, STOCK_SIZE, Card
 
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
@@ -59,23 +59,13 @@ class Problem:
 _VALUES = {rank: value for value, rank in enumerate(RANKS, 1)}
 
 
-def card_value(name: str) -> int:
-    """Value of a card name: "A" 1 ... "K" 13.
-
-    >>> card_value("Ah"), card_value("Td"), card_value("Ks")
-    (1, 10, 13)
-    """
-    return _VALUES[name[0]]
-
-
 def pair_notation(a: str, b: str) -> str:
-    """The engine's canonical pair notation: lower (rank, suit) first."""
-    order = "A23456789TJQK"
+    """The engine's notation of a pair of card names: the lower card first, in `Card`'s order.
 
-    def key(name: str) -> tuple[int, int]:
-        return order.index(name[0]), "cdhs".index(name[1])
-
-    return "+".join(sorted((a, b), key=key))
+    >>> pair_notation("8c", "5h"), pair_notation("Qs", "Ad")
+    ('5h+8c', 'Ad+Qs')
+    """
+    return "+".join(sorted((a, b), key=Card.parse))
 
 
 def next_stock(S: int, k: int) -> int:

@@ -6,6 +6,7 @@ the stock); the rules are argued in docs/solver.md (rules 1, 7, 9 and 10).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from ..cards import PYRAMID_SIZE
@@ -22,6 +23,31 @@ _BAG = (1 << 42) - 1  # one bag (3 bits per value, Kings included) of a packed r
 
 class _OutOfBudget(Exception):
     """The relaxed check used up its budget: no conclusion."""
+
+
+_Phased = Callable[["PyramidFacts", int, int, int], bool]
+
+
+def _phased(game: _Phased) -> _Phased:
+    """A relaxed game in phases (rules 9 and 10) as `PyramidFacts` asks it: memoised per
+    (P, first, then) in a memo of its own, each new position counted (`_tick`), and an empty
+    pyramid won before ``game`` is asked."""
+    name = game.__name__
+
+    @functools.wraps(game)
+    def memoised(self: PyramidFacts, P: int, first: int, then: int) -> bool:
+        memo = self._memos[name]
+        key = P | first << 28 | then << 70
+        known = memo.get(key)
+        if known is not None:
+            return known
+        self._due -= 1
+        if not self._due:
+            self._tick()
+        known = memo[key] = P == FULL or game(self, P, first, then)
+        return known
+
+    return memoised
 
 
 def _max_matching(left: int, right: int) -> int:
@@ -154,10 +180,10 @@ class PyramidFacts:
         )
         self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
-        self._two_phase: dict[int, bool] = {}
-        self._drained: dict[int, bool] = {}
-        self._phases: dict[int, bool] = {}
-        self._ahead: dict[int, bool] = {}
+        # The memos of the phased games (`_phased`), by name.
+        self._memos: dict[str, dict[int, bool]] = {
+            name: {} for name in ("two_phase", "_phases", "ahead", "drained")
+        }
         self._counts: dict[int, tuple[int, ...]] = {}
         # `drained`'s second phase: the relaxed game with every card used (made when needed);
         # per pyramid state, the balance of its cards per pair of ranks (see _LEVEL).
@@ -396,6 +422,7 @@ class PyramidFacts:
         self._relaxed[key] = result
         return result
 
+    @_phased
     def two_phase(self, P: int, first: int, then: int) -> bool:
         """The relaxed game in two phases (docs/solver.md, "Rule 9: the last cards of the
         pyramid"): could the pyramid P be cleared using first only the cards of bag ``first``
@@ -405,20 +432,8 @@ class PyramidFacts:
         (`_phases_clash`); then the second phase alone, then the bounds with both bags together
         and the first phase's moves (`_first_phase`).
         """
-        memo = self._two_phase
-        key = P | first << 28 | then << 70
-        known = memo.get(key)
-        if known is not None:
-            return known
-        self._due -= 1
-        if not self._due:
-            self._tick()
-        if P == FULL:
-            memo[key] = True
-            return True
         facts = self._facts.get(P) or self.facts(P)
         if facts[8] and _phases_clash(facts[8], first, then):
-            memo[key] = False
             return False
         specs = facts[6]
         for v, low, high in specs:  # (`relaxed`'s first look, where most of them fail)
@@ -427,18 +442,13 @@ class PyramidFacts:
                 break
         else:
             if self.relaxed(P, then):
-                memo[key] = True
                 return True
         both = first + then
-        result = False
         for v, low, high in specs:
             n = both >> 3 * v & 7
             if n < low or n > high:
-                break
-        else:
-            result = self._first_phase(P, first, then, then, facts, self.two_phase, not self.capped)
-        memo[key] = result
-        return result
+                return False
+        return self._first_phase(P, first, then, then, facts, self.two_phase, not self.capped)
 
     def _first_phase(
         self,
@@ -492,34 +502,24 @@ class PyramidFacts:
         once; memoised. The bags may not share a card (their counts are summed for the bounds).
         Moving on to the next phase is tried before the moves of this one (`_first_phase`).
         """
-        if not rest:
-            return self.relaxed(P, first)
-        memo = self._phases
-        key = P | first << 28 | rest << 70
-        known = memo.get(key)
-        if known is not None:
-            return known
-        self._due -= 1
-        if not self._due:
-            self._tick()
-        if P == FULL:
-            memo[key] = True
-            return True
+        return self._phases(P, first, rest) if rest else self.relaxed(P, first)
+
+    @_phased
+    def _phases(self, P: int, first: int, rest: int) -> bool:
+        """`phases` with a later phase (``rest`` not empty)."""
         later = _together(rest)
         facts = self._facts.get(P) or self.facts(P)
-        result = False
-        if not (facts[8] and _phases_clash(facts[8], first, later)):
-            both = first + later
-            for v, low, _ in facts[6]:
-                if both >> 3 * v & 7 < low:
-                    break
-            else:
-                result = self.phases(P, rest & _BAG, rest >> 42) or self._first_phase(
-                    P, first, rest, later, facts, self.phases, True
-                )
-        memo[key] = result
-        return result
+        if facts[8] and _phases_clash(facts[8], first, later):
+            return False
+        both = first + later
+        for v, low, _ in facts[6]:
+            if both >> 3 * v & 7 < low:
+                return False
+        return self.phases(P, rest & _BAG, rest >> 42) or self._first_phase(
+            P, first, rest, later, facts, self.phases, True
+        )
 
+    @_phased
     def ahead(self, P: int, first: int, then: int) -> bool:
         """Rule 10 in the pass before the last (docs/solver.md, "Rule 10: the last pass in
         segments"): could the pyramid P be cleared using first only the cards of bag ``first``,
@@ -527,36 +527,19 @@ class PyramidFacts:
         pass's bags ``then >> 42`` (`phases`)? A card
         may lie in a bag of each pass (the two passes' counts are added apart, as their sum
         could overflow a field). Memoised."""
-        memo = self._ahead
-        key = P | first << 28 | then << 70
-        known = memo.get(key)
-        if known is not None:
-            return known
-        self._due -= 1
-        if not self._due:
-            self._tick()
-        if P == FULL:
-            memo[key] = True
-            return True
         second = then & _BAG
         rest = then >> 42
         later = _together(rest)
         now = first + second
         facts = self._facts.get(P) or self.facts(P)
-        result = False
         for v, low, _ in facts[6]:
             if (now >> 3 * v & 7) + (later >> 3 * v & 7) < low:
-                break
+                return False
+        if second:
+            wins = self.ahead(P, second, rest << 42)
         else:
-            if second:
-                result = self.ahead(P, second, rest << 42)
-            else:
-                result = self.phases(P, rest & _BAG, rest >> 42)
-            result = result or self._first_phase(
-                P, first, then, second | later, facts, self.ahead, True
-            )
-        memo[key] = result
-        return result
+            wins = self.phases(P, rest & _BAG, rest >> 42)
+        return wins or self._first_phase(P, first, then, second | later, facts, self.ahead, True)
 
     def spent_game(self) -> PyramidFacts:
         """The relaxed game of this pyramid in which every bag card must leave with a pyramid
@@ -568,6 +551,7 @@ class PyramidFacts:
             every.on_tick = self._on_tick
         return every
 
+    @_phased
     def drained(self, P: int, first: int, then: int) -> bool:
         """Rule 9's two phases with the stock face down, where the second must be used up:
         could the pyramid P be cleared using first only cards of bag ``first`` (and pyramid
@@ -581,17 +565,6 @@ class PyramidFacts:
         most often); the first phase is `_first_phase`, its "the second bag holds no partner"
         read for every n at once (the longest holds none).
         """
-        memo = self._drained
-        key = P | first << 28 | then << 70
-        known = memo.get(key)
-        if known is not None:
-            return known
-        self._due -= 1
-        if not self._due:
-            self._tick()
-        if P == FULL:
-            memo[key] = True
-            return True
         counts = self._counts.get(P) or self.counts(P)
         balance = self._balances.get(P)
         if balance is None:
@@ -613,18 +586,12 @@ class PyramidFacts:
             if level == balance:
                 bags.append(used)
         spent = self.spent_game().relaxed
-        result = False
         for bag in reversed(bags):
             if spent(P, bag):
-                result = True
-                break
-        if not result:
-            facts = self._facts.get(P) or self.facts(P)
-            both = first + used
-            for v, low, _ in facts[6]:  # (the lows only: a shorter n may keep under a high)
-                if both >> 3 * v & 7 < low:
-                    break
-            else:
-                result = self._first_phase(P, first, then, used, facts, self.drained, False)
-        memo[key] = result
-        return result
+                return True
+        facts = self._facts.get(P) or self.facts(P)
+        both = first + used
+        for v, low, _ in facts[6]:  # (the lows only: a shorter n may keep under a high)
+            if both >> 3 * v & 7 < low:
+                return False
+        return self._first_phase(P, first, then, used, facts, self.drained, False)

@@ -114,7 +114,7 @@ class LastPass:
         result = False
         if P != FULL:
             info = self._pinfo.get(P) or self.solver._info(P)
-            for mask, low, high, _ in info[4]:  # rule 1
+            for mask, low, high in info[4]:  # rule 1
                 n = ((W | T) & mask).bit_count()
                 if n < low or n > high:
                     self._verdicts[key] = False

@@ -221,7 +221,7 @@ def _needs(solver: Solver, P: int) -> tuple[int, _Kind]:
     """Per pyramid state: the removals bound and the kind of its needs (`_Kind`): the bounds
     with a positive low."""
     info = solver._info(P)
-    needs = [(mask, low) for mask, low, _, _ in info[4] if low > 0]
+    needs = [(mask, low) for mask, low, _ in info[4] if low > 0]
     counts = info[5]
     masks = solver._value_masks
     partnered = 0
@@ -246,7 +246,7 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     info = solver._pinfo.get(P) or solver._info(P)
     king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = info
     if deck_win:  # (otherwise the heuristic checked the bounds when the position was queued)
-        for mask, low, high, _ in bounds:
+        for mask, low, high in bounds:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return []

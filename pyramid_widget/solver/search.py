@@ -113,7 +113,7 @@ class Solver:
     # ------------------------------------------------------------------ per-pyramid facts
     def _info(self, P: int) -> tuple:
         """Facts about pyramid state P for this stock, cached: (King bit, King index, pyramid
-        pairs, exposed cards by value, bounds as (stock mask, low, high, 3 * value), counts of
+        pairs, exposed cards by value, bounds as (stock mask, low, high), counts of
         pyramid cards left by value, mask of stock cards that could pair with an exposed card
         or are Kings, removals lower bound, the exposed cards that rule 3 may force as (index,
         partner value, mask of their one exposed pyramid partner or 0 when none is left), and
@@ -130,7 +130,7 @@ class Solver:
         for v in range(1, 13):
             if by_value[13 - v]:
                 useful |= masks[v]
-        bounds = tuple([(masks[v], low, high, 3 * v) for v, low, high in specs])
+        bounds = tuple([(masks[v], low, high) for v, low, high in specs])
         # Rule 3 looks at each exposed card other than a King, with the pyramid cards left that
         # could still pair with it; one with two such partners or more, or with one still
         # covered, is never forced in this pyramid state (rule 3 needs its one partner in play):
@@ -157,7 +157,7 @@ class Solver:
 
     def dead(self, P: int, S: int) -> bool:
         """True when the bounds prove position (P, S) lost whatever the boundary and pass."""
-        for mask, low, high, _ in self._info(P)[4]:
+        for mask, low, high in self._info(P)[4]:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return True
@@ -516,7 +516,7 @@ class Solver:
         if info is None:
             info = self._info(P)
         king_bit, king, pairs, by_value, bounds, _, useful, _, forced, tight = info
-        for mask, low, high, _ in bounds:  # docs/solver.md, "Rule 1: counting and matching bounds"
+        for mask, low, high in bounds:  # docs/solver.md, "Rule 1: counting and matching bounds"
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return False
@@ -576,7 +576,7 @@ class Solver:
                         if deck_win:
                             return False
                         S &= ~cut
-                        for mask, low, high, _ in bounds:
+                        for mask, low, high in bounds:
                             n = (S & mask).bit_count()
                             if n < low or n > high:
                                 return False

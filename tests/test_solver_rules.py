@@ -135,7 +135,8 @@ def relaxed_moves(facts: PyramidFacts, P: int, bag: int) -> Iterator[tuple[int, 
     uncovers others, so taking it first loses no win), else every pyramid pair and every
     exposed card with a bag card of its partner value. The move-by-move games below force
     no other removal."""
-    king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
+    known = facts.facts(P)
+    king_bit, pairs, by_value = known.king_bit, known.pairs, known.by_value
     if king_bit:
         yield P | king_bit, bag
         return
@@ -277,7 +278,7 @@ def test_lonely_cards_bound_to_both_phases_only_cut_lost_two_phase_games(game):
     leave in the second) calls a two-phase game lost only where the move-by-move game that may
     leave cards unused (the loosest) cannot clear the pyramid either."""
     facts, P, first, then = game
-    if _phases_clash(facts.facts(P)[8], first, then):
+    if _phases_clash(facts.facts(P).lonely, first, then):
         assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
         assert not facts.two_phase(P, first, then)
 
@@ -301,8 +302,8 @@ def test_lonely_cards_bound_to_both_phases_prove_a_two_phase_game_lost(deal, P, 
     values = [card.rank for card in Game.deal(deal).cards[:28]]
     facts = PyramidFacts(values, deck_win=False, stock_in_play=True)
     both = first + then
-    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P)[6])
-    assert _phases_clash(facts.facts(P)[8], first, then)
+    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P).specs)
+    assert _phases_clash(facts.facts(P).lonely, first, then)
     assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
     assert not facts.two_phase(P, first, then)
 
@@ -809,9 +810,9 @@ def test_the_last_pass_burial_is_the_walk_down_the_waste(
     solver = Solver(problem_from_game(game))
     P = random_state(deal, removed, seed, 0)[1]
     waste, stock = cards & ((1 << boundary) - 1), cards >> boundary << boundary
-    tight = solver._info(P)[9]
-    buried = solver._buried(waste, stock, tight)
+    burial = solver._info(P)[9]
+    buried = solver._buried(waste, stock, burial)
     assert buried == buried_by_walking_down(solver, P, waste, stock)
     added = waste & fresh
-    if not solver._buried(waste & ~added, stock | added, tight):
-        assert solver._buried(waste, stock, tight, added) == buried
+    if not solver._buried(waste & ~added, stock | added, burial):
+        assert solver._buried(waste, stock, burial, added) == buried

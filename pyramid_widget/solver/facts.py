@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ..cards import PYRAMID_SIZE
 from .problem import COMPARABLE, FULL, UNDER, exposed_cards
@@ -19,6 +20,23 @@ _LEVEL = sum(8 << 4 * r for r in range(1, 7))
 _TILT = (0, *[-(1 << 4 * v) if v <= 6 else 1 << 4 * (13 - v) for v in range(1, 13)], 0)
 
 _BAG = (1 << 42) - 1  # one bag (3 bits per value, Kings included) of a packed run of bags
+
+
+class Facts(NamedTuple):
+    """What one pyramid state decides (`PyramidFacts.facts`)."""
+
+    king_bit: int  # the mask of an exposed King, or 0
+    king: int  # its index, or -1
+    pairs: tuple[tuple[int, int, int], ...]  # the exposed pyramid pairs as (mask, i, j)
+    by_value: tuple[tuple[int, ...], ...]  # by_value[v]: the exposed cards of value v
+    sizes: tuple[tuple[int, int, int], ...]  # (r, a, b): a cards of rank r left, b of 13 - r
+    removals: int  # a lower bound on the removals still needed
+    specs: tuple[tuple[int, int, int], ...]  # rule 1's bounds on waste and stock: (v, low, high)
+    # The exposed cards with at most one pyramid partner left, that one exposed too: (index,
+    # the bag unit of the partner value, that partner's mask or 0, the unit times the pyramid
+    # cards of the card's value left).
+    bound: tuple[tuple[int, int, int, int], ...]
+    lonely: tuple[tuple[int, int], ...]  # cards no pyramid card can pair with (`_phases_clash`)
 
 
 class _OutOfBudget(Exception):
@@ -178,7 +196,7 @@ class PyramidFacts:
         self._rank_groups: tuple[tuple[int, dict[int, tuple]], ...] = tuple(
             (sum(by_value[v] for v in (r, r + 1, 12 - r, 13 - r)), {}) for r in (1, 3, 5)
         )
-        self._facts: dict[int, tuple] = {}
+        self._facts: dict[int, Facts] = {}
         self._relaxed: dict[int, bool] = {}
         # The memos of the phased games (`_phased`), by name.
         self._memos: dict[str, dict[int, bool]] = {
@@ -196,13 +214,8 @@ class PyramidFacts:
         self._budget_end: int | None = None  # the up-front check's last position
         self._on_tick: Callable[[], None] | None = None
 
-    def facts(self, P: int) -> tuple:
-        """(King bit, King index, pyramid pairs as (bits, i, j), exposed cards by value,
-        pyramid cards left per pair of ranks as (r, count of r, count of 13 - r), removals lower
-        bound, bounds as (value, low, high), exposed cards bound to leave a certain way as
-        (index, bag unit of the partner value, the one exposed pyramid partner left or 0, that
-        unit times the pyramid cards of its value left), lonely cards as `_rank_pair_bounds`
-        gives them)."""
+    def facts(self, P: int) -> Facts:
+        """The `Facts` of pyramid state P, cached."""
         facts = self._facts.get(P)
         if facts is not None:
             return facts
@@ -211,8 +224,6 @@ class PyramidFacts:
         by_value: list[tuple[int, ...]] = [()] * 14
         pairs = []
         cards = self._cards
-        # The exposed cards with at most one pyramid partner left, that one exposed too (see
-        # `relaxed` and `two_phase`).
         bound = []
         for i in exposed:
             v, mates, partners, unit, alike = cards[i]
@@ -227,7 +238,7 @@ class PyramidFacts:
                 bound.append((i, unit, mates, (left & alike).bit_count() * unit))
         kings = by_value[13]
         specs, removals, sizes, lonely = self._bounds(left)
-        facts = (
+        facts = Facts(
             1 << kings[0] if kings else 0,
             kings[0] if kings else -1,
             tuple(pairs),
@@ -433,9 +444,9 @@ class PyramidFacts:
         and the first phase's moves (`_first_phase`).
         """
         facts = self._facts.get(P) or self.facts(P)
-        if facts[8] and _phases_clash(facts[8], first, then):
+        if facts.lonely and _phases_clash(facts.lonely, first, then):
             return False
-        specs = facts[6]
+        specs = facts.specs
         for v, low, high in specs:  # (`relaxed`'s first look, where most of them fail)
             n = then >> 3 * v & 7
             if n < low or n > high:
@@ -456,7 +467,7 @@ class PyramidFacts:
         first: int,
         then: int,
         later: int,
-        facts: tuple,
+        facts: Facts,
         wins: Callable[[int, int, int], bool],
         lenient: bool,
     ) -> bool:
@@ -509,10 +520,10 @@ class PyramidFacts:
         """`phases` with a later phase (``rest`` not empty)."""
         later = _together(rest)
         facts = self._facts.get(P) or self.facts(P)
-        if facts[8] and _phases_clash(facts[8], first, later):
+        if facts.lonely and _phases_clash(facts.lonely, first, later):
             return False
         both = first + later
-        for v, low, _ in facts[6]:
+        for v, low, _ in facts.specs:
             if both >> 3 * v & 7 < low:
                 return False
         return self.phases(P, rest & _BAG, rest >> 42) or self._first_phase(
@@ -532,7 +543,7 @@ class PyramidFacts:
         later = _together(rest)
         now = first + second
         facts = self._facts.get(P) or self.facts(P)
-        for v, low, _ in facts[6]:
+        for v, low, _ in facts.specs:
             if (now >> 3 * v & 7) + (later >> 3 * v & 7) < low:
                 return False
         if second:
@@ -591,7 +602,7 @@ class PyramidFacts:
                 return True
         facts = self._facts.get(P) or self.facts(P)
         both = first + used
-        for v, low, _ in facts[6]:  # (the lows only: a shorter n may keep under a high)
+        for v, low, _ in facts.specs:  # (the lows only: a shorter n may keep under a high)
             if both >> 3 * v & 7 < low:
                 return False
         return self._first_phase(P, first, then, used, facts, self.drained, False)

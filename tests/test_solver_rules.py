@@ -24,6 +24,7 @@ from pyramid_widget.solver.last_pass import LastPass
 from pyramid_widget.solver.problem import FULL, exposed_cards, first_stock
 from pyramid_widget.solver.search import Solver
 from pyramid_widget.solver.solution import problem_from_game
+from pyramid_widget.solver.stock_facts import DEAD, SHORT
 
 
 def played_position(deal: int, rules: str, seed: int, *, before_last: bool = False) -> Game:
@@ -810,9 +811,9 @@ def test_the_last_pass_burial_is_the_walk_down_the_waste(
     solver = Solver(problem_from_game(game))
     P = random_state(deal, removed, seed, 0)[1]
     waste, stock = cards & ((1 << boundary) - 1), cards >> boundary << boundary
-    burial = solver._info(P)[9]
-    buried = solver._buried(waste, stock, burial)
+    burial = solver._info(P)[DEAD], solver._info(P)[SHORT]
+    buried = solver._buried(waste, stock, *burial)
     assert buried == buried_by_walking_down(solver, P, waste, stock)
     added = waste & fresh
-    if not solver._buried(waste & ~added, stock | added, burial):
-        assert solver._buried(waste, stock, burial, added) == buried
+    if not solver._buried(waste & ~added, stock | added, *burial):
+        assert solver._buried(waste, stock, *burial, added) == buried

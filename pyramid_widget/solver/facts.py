@@ -390,13 +390,13 @@ class PyramidFacts:
             result = not self.capped or not bag & ~(7 << 39)
         else:
             facts = self._facts.get(P) or self.facts(P)
-            king_bit, _, pairs, by_value, sizes, _, specs, bound, _ = facts
             result = False
-            for v, low, high in specs:
+            for v, low, high in facts.specs:
                 n = bag >> 3 * v & 7
                 if n < low or n > high:
                     break
             else:
+                king_bit, _, pairs, by_value, sizes, _, _, bound, _ = facts
                 forced = None
                 if king_bit:
                     forced = king_bit, 0
@@ -444,7 +444,8 @@ class PyramidFacts:
         and the first phase's moves (`_first_phase`).
         """
         facts = self._facts.get(P) or self.facts(P)
-        if facts.lonely and _phases_clash(facts.lonely, first, then):
+        lonely = facts.lonely
+        if lonely and _phases_clash(lonely, first, then):
             return False
         specs = facts.specs
         for v, low, high in specs:  # (`relaxed`'s first look, where most of them fail)
@@ -520,7 +521,8 @@ class PyramidFacts:
         """`phases` with a later phase (``rest`` not empty)."""
         later = _together(rest)
         facts = self._facts.get(P) or self.facts(P)
-        if facts.lonely and _phases_clash(facts.lonely, first, later):
+        lonely = facts.lonely
+        if lonely and _phases_clash(lonely, first, later):
             return False
         both = first + later
         for v, low, _ in facts.specs:

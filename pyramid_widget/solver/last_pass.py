@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .budget import CHECK_EVERY
 from .problem import FULL
+from .stock_facts import BOUNDS, BY_VALUE, COUNTS, KING_BIT, PAIRS
 
 if TYPE_CHECKING:
     from .search import Solver
@@ -66,7 +67,12 @@ class LastPass:
             king_bit, pairs, by_value, counts = 0, (), _NO_CARDS, _NO_COUNTS
         else:
             info = self._pinfo.get(P) or self.solver._info(P)
-            king_bit, pairs, by_value, counts = info[0], info[2], info[3], info[5]
+            king_bit, pairs, by_value, counts = (
+                info[KING_BIT],
+                info[PAIRS],
+                info[BY_VALUE],
+                info[COUNTS],
+            )
         if king_bit:
             out = self.above(P | king_bit, T, cv)  # rule 2
         elif cv == 13:
@@ -114,12 +120,12 @@ class LastPass:
         result = False
         if P != FULL:
             info = self._pinfo.get(P) or self.solver._info(P)
-            for mask, low, high in info[4]:  # rule 1
+            for mask, low, high in info[BOUNDS]:  # rule 1
                 n = ((W | T) & mask).bit_count()
                 if n < low or n > high:
                     self._verdicts[key] = False
                     return False
-            king_bit, pairs = info[0], info[2]
+            king_bit, pairs = info[KING_BIT], info[PAIRS]
         else:
             king_bit, pairs = 0, ()
         winnable = self.winnable

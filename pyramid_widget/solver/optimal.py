@@ -17,6 +17,7 @@ from collections.abc import Callable
 from ..cards import STOCK_SIZE
 from .problem import EMPTY_STOCK, FULL, first_stock, next_stock, pair_notation
 from .search import SearchTimeout, Solver
+from .stock_facts import BOUNDS, BY_VALUE, COUNTS, FORCED, KING, KING_BIT, PAIRS, REMOVALS, USEFUL
 
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits
@@ -95,7 +96,7 @@ class _Estimator:
         P = state & FULL
         if solver.deck_win:
             S = state >> 28 & 0xFFFFFF
-            counts = solver._info(P)[5]
+            counts = solver._info(P)[COUNTS]
             masks = solver._value_masks
             total = [counts[v] + (S & masks[v]).bit_count() for v in range(14)]
             bound = total[13] + sum(max(total[r], total[13 - r]) for r in range(1, 7))
@@ -221,8 +222,8 @@ def _needs(solver: Solver, P: int) -> tuple[int, _Kind]:
     """Per pyramid state: the removals bound and the kind of its needs (`_Kind`): the bounds
     with a positive low."""
     info = solver._info(P)
-    needs = [(mask, low) for mask, low, _ in info[4] if low > 0]
-    counts = info[5]
+    needs = [(mask, low) for mask, low, _ in info[BOUNDS] if low > 0]
+    counts = info[COUNTS]
     masks = solver._value_masks
     partnered = 0
     for v in range(1, 13):
@@ -230,7 +231,7 @@ def _needs(solver: Solver, P: int) -> tuple[int, _Kind]:
             partnered |= masks[v]
     singles = tuple(mask for mask, low in needs if low == 1)
     multiples = tuple((mask, low) for mask, low in needs if low > 1)
-    return info[7], (singles, multiples, sum(low for _, low in needs), partnered)
+    return info[REMOVALS], (singles, multiples, sum(low for _, low in needs), partnered)
 
 
 def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
@@ -244,9 +245,9 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     if P == FULL and (not S or not deck_win):
         return []
     info = solver._pinfo.get(P) or solver._info(P)
-    king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = info
+    king_bit = info[KING_BIT]
     if deck_win:  # (otherwise the heuristic checked the bounds when the position was queued)
-        for mask, low, high in bounds:
+        for mask, low, high in info[BOUNDS]:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return []
@@ -254,13 +255,13 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     # A removal's child: the same pass, fresh (pyramid pairs allowed); its P, S and k or'ed in.
     removed = p << 58 | _FRESH
     if king_bit:
-        out = [(1, P | king_bit | S << 28 | k << 52 | removed, king | _ALONE << 6)]
+        out = [(1, P | king_bit | S << 28 | k << 52 | removed, info[KING] | _ALONE << 6)]
         return _settled(solver, out) if last else out
     sv = solver.sv
     w = (S & ((1 << k) - 1)).bit_length() - 1
     open_stock = problem.stock_in_play
     masks = solver._value_masks
-    for i, need, mates in forced:  # rule 3: the one partner left is in play
+    for i, need, mates in info[FORCED]:  # rule 3: the one partner left is in play
         others = S & masks[need]
         if mates:
             if not others:
@@ -285,8 +286,9 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
         out = out[:1]
         return _settled(solver, out) if last else out
     same = S << 28 | k << 52 | removed
+    by_value = info[BY_VALUE]
     if state & _FRESH:
-        for bits, i, j in pairs:
+        for bits, i, j in info[PAIRS]:
             out.append((1, P | bits | same, i | j << 6))
     if w >= 0:
         rest = (S ^ (1 << w)) << 28 | k << 52 | removed
@@ -300,6 +302,7 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
         for i in by_value[13 - sv[k]]:
             out.append((1, P | 1 << i | rest, i | (28 + k) << 6))
     if k < EMPTY_STOCK:
+        useful = info[USEFUL]
         draws = 1
         if open_stock:
             w, k2 = k, next_stock(S, k)

@@ -8,12 +8,27 @@ own rules 2 to 6 are here, with the stock's side of rules 9 and 10.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from ..cards import PYRAMID_SIZE, STOCK_SIZE
 from .budget import CHECK_EVERY
 from .facts import PyramidFacts
 from .last_pass import LastPass
 from .problem import EMPTY_STOCK, FULL, Problem, first_stock, next_stock, pair_notation
+from .stock_facts import (
+    BOUNDS,
+    BY_VALUE,
+    COUNTS,
+    DEAD,
+    FORCED,
+    KING,
+    KING_BIT,
+    PAIRS,
+    SHORT,
+    USEFUL,
+    Burial,
+    stock_facts,
+)
 
 _PLAIN_NODES = 2000  # nodes a search of the last pass may take before rule 8 takes over
 _SEGMENT_NODES = 2000  # nodes a search takes before rule 10 is asked (most end sooner)
@@ -56,7 +71,7 @@ class Solver:
         self._segmented = not (problem.stock_in_play or problem.deck_win) and problem.passes == 2
         self._segments_from = _NEVER  # the node count from which rule 10 is asked (`solve`)
         self._pinfo: dict[int, tuple] = {}
-        self._tight: dict[tuple[int, ...], tuple] = {}  # rule 6's values, per pyramid counts
+        self._burials: dict[tuple[int, ...], Burial] = {}  # per pyramid cards left per value
         self.deadline: float | None = None
         self.node_limit: int | None = None
         self._value_masks = [0] * 14
@@ -112,52 +127,18 @@ class Solver:
 
     # ------------------------------------------------------------------ per-pyramid facts
     def _info(self, P: int) -> tuple:
-        """Facts about pyramid state P for this stock, cached: (King bit, King index, pyramid
-        pairs, exposed cards by value, bounds as (stock mask, low, high), counts of
-        pyramid cards left by value, mask of stock cards that could pair with an exposed card
-        or are Kings, removals lower bound, the exposed cards that rule 3 may force as (index,
-        partner value, mask of their one exposed pyramid partner or 0 when none is left), and
-        rule 6's values as (stock mask of the values with no partner left anywhere, and per
-        value the others that may run short, None for the rest: (stock mask, pyramid partners
-        left, stock mask of the partner value under an open stock or 0)))."""
+        """The `stock_facts` of pyramid state P, cached."""
         info = self._pinfo.get(P)
-        if info is not None:
-            return info
-        king_bit, king, pairs, by_value, _, removals, specs, bound, _ = self.pyramid.facts(P)
-        counts = self.pyramid.counts(P)
-        masks = self._value_masks
-        useful = masks[13]
-        for v in range(1, 13):
-            if by_value[13 - v]:
-                useful |= masks[v]
-        bounds = tuple([(masks[v], low, high) for v, low, high in specs])
-        # Rule 3 looks at each exposed card other than a King, with the pyramid cards left that
-        # could still pair with it; one with two such partners or more, or with one still
-        # covered, is never forced in this pyramid state (rule 3 needs its one partner in play):
-        # the pyramid facts' bound cards.
-        pv = self.pv
-        forced = tuple([(i, 13 - pv[i], mates) for i, _, mates, _ in bound])
-        # Rule 6's values: a waste card of a value with no partner left anywhere is buried at
-        # once (``dead``); the others (by value) only when they outnumber their partners.
-        tight = self._tight.get(counts)
-        if tight is None:
-            open_stock = self.problem.stock_in_play
-            dead = 0
-            short: list[tuple[int, int, int] | None] = [None] * 14
-            for v in range(1, 13):
-                if masks[v] and counts[13 - v] < 4:
-                    if counts[13 - v] or open_stock:
-                        short[v] = (masks[v], counts[13 - v], masks[13 - v] if open_stock else 0)
-                    else:
-                        dead |= masks[v]
-            tight = self._tight[counts] = (dead, tuple(short))
-        info = (king_bit, king, pairs, by_value, bounds, counts, useful, removals, forced, tight)
-        self._pinfo[P] = info
+        if info is None:
+            info = stock_facts(
+                self.pyramid, P, self._value_masks, self._burials, self.problem.stock_in_play
+            )
+            self._pinfo[P] = info
         return info
 
     def dead(self, P: int, S: int) -> bool:
         """True when the bounds prove position (P, S) lost whatever the boundary and pass."""
-        for mask, low, high in self._info(P)[4]:
+        for mask, low, high in self._info(P)[BOUNDS]:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return True
@@ -256,7 +237,7 @@ class Solver:
         # where two stock cards may pair); the cards before the first of them are those
         # that can be drawn and leave.
         face_down = not self.problem.stock_in_play
-        dead = (self._pinfo.get(rest) or self._info(rest))[9][0] if face_down else 0
+        dead = (self._pinfo.get(rest) or self._info(rest))[DEAD] if face_down else 0
         # Whichever partner p it leaves with, the rest is cleared below with cards of waste
         # and stock other than p, each used at most once: all of them lie in the relaxed game
         # with the whole of waste and stock but one card of p's value, which must then clear
@@ -326,7 +307,7 @@ class Solver:
         segments").
         """
         info = self._pinfo.get(P) or self._info(P)
-        dead = info[9][0]
+        dead = info[DEAD]
         pv = self.pv
         pyramid = self.pyramid
         bag = self.bag
@@ -339,7 +320,7 @@ class Solver:
             first = bag(S & ~barriers >> top << top)
             return pyramid.ahead(P, first, self._segments(S, barriers) << 42)
         need = S & self._value_masks[13 - pv[0]]
-        if info[5][pv[0]] == 1:
+        if info[COUNTS][pv[0]] == 1:
             dead |= need  # (only the apex is left to take them)
         barriers = S & dead
         while need:
@@ -364,24 +345,24 @@ class Solver:
         """The cards of a last-pass position as the search keeps them (rule 6): ``S`` without
         the waste cards buried for good, or -1 when that proves the position lost."""
         if S & ((1 << k) - 1):
-            cut = self._buried(S & ((1 << k) - 1), S >> k << k, self._info(P)[9])
+            info = self._info(P)
+            cut = self._buried(S & ((1 << k) - 1), S >> k << k, info[DEAD], info[SHORT])
             if cut:
                 if self.deck_win or self.dead(P, S & ~cut):
                     return -1
                 S &= ~cut
         return S
 
-    def _buried(self, waste: int, stock: int, tight: tuple, added: int = -1) -> int:
+    def _buried(self, waste: int, stock: int, dead: int, short: Sequence, added: int = -1) -> int:
         """In the last pass, the waste cards (mask ``waste``, the stock ``stock``) that can never
         be used again: the first card from the top left without a partner, and every card under
         it (docs/solver.md, "Rule 6: burial in the last pass"). Returns their mask (0: none).
 
-        ``tight`` says which values can run short (see `_info`). When only the cards of mask
-        ``added`` joined a waste that had nothing buried, only their values (and, with the
-        stock top in play, their partners' values, whose stock supply they took) are looked
-        at (-1: those of the whole waste).
+        ``dead`` and ``short`` are rule 6's values (`stock_facts.Burial`). When only the cards of
+        mask ``added`` joined a waste that had nothing buried, only their values (and, with the
+        stock top in play, their partners' values, whose stock supply they took) are looked at (-1:
+        those of the whole waste).
         """
-        dead, by_value = tight
         cut = (waste & dead).bit_length() - 1
         strains, masks, sv = self._strains, self._value_masks, self.sv
         if added < 0:
@@ -390,7 +371,7 @@ class Solver:
             j = (added & -added).bit_length() - 1
             added &= ~masks[sv[j]]  # (the other cards of its value strain the same values)
             for v in strains[j]:
-                entry = by_value[v]
+                entry = short[v]
                 if entry is None:
                     continue
                 mask, supply, partner = entry
@@ -515,7 +496,7 @@ class Solver:
         info = self._pinfo.get(P)
         if info is None:
             info = self._info(P)
-        king_bit, king, pairs, by_value, bounds, _, useful, _, forced, tight = info
+        king_bit, bounds, dead, short = info[KING_BIT], info[BOUNDS], info[DEAD], info[SHORT]
         for mask, low, high in bounds:  # docs/solver.md, "Rule 1: counting and matching bounds"
             n = (S & mask).bit_count()
             if n < low or n > high:
@@ -526,7 +507,7 @@ class Solver:
         if king_bit:
             # docs/solver.md, "Rule 2: forced Kings": an exposed pyramid King leaves at once.
             if self._dfs(P | king_bit, S, k, p, out, dirty):
-                out.append(pyramid[king])
+                out.append(pyramid[info[KING]])
                 return True
             memo[key] = code if passes is not None else 0
             return False
@@ -535,7 +516,7 @@ class Solver:
         # in waste or stock is noted in ``solo`` for the links of the walk where it is on top.
         solo: dict[int, int] = {}
         masks = self._value_masks
-        for i, need, mates in forced:
+        for i, need, mates in info[FORCED]:
             others = S & masks[need]
             if mates:
                 if not others:
@@ -549,6 +530,7 @@ class Solver:
                     return False
             elif others and not others & (others - 1):
                 solo[others] = i
+        pairs, by_value, useful = info[PAIRS], info[BY_VALUE], info[USEFUL]
         stock = problem.stock
         sv = self.sv
         sv_pyr = self.pv
@@ -570,7 +552,7 @@ class Solver:
                     # docs/solver.md, "Rule 6: burial in the last pass".
                     waste = S & ((1 << k) - 1)
                     added = waste & ~settled if settled >= 0 else -1
-                    cut = self._buried(waste, S >> k << k, tight, added) if added else 0
+                    cut = self._buried(waste, S >> k << k, dead, short, added) if added else 0
                     settled = waste & ~cut
                     if cut:
                         if deck_win:
@@ -710,7 +692,7 @@ class Solver:
                         # ask is a relaxed search of several nodes).
                         if (
                             segmented
-                            and drawn & tight[0]
+                            and drawn & dead
                             and self.nodes >= self._segments_from
                             and not self.segments_ahead(P, S, k)
                         ):

@@ -637,16 +637,8 @@ class Solver:
                                 move = pair_notation(pyramid[i], stock[k])
                                 break
                 if move is not None:
-                    out.append(move)
-                    for n in range(len(walk) - 1, -1, -1):
-                        out.extend(["draw"] * walk[n])
-                        if n:
-                            out.append("recycle")
-                    for key, end in keys:
-                        if end is None:
-                            del memo[key]
-                        else:
-                            memo[key] = end
+                    _walked(out, move, walk)
+                    self._take_back(keys)
                     return True
                 if k == EMPTY_STOCK:
                     if not S or (passes is not None and p >= passes):
@@ -701,10 +693,25 @@ class Solver:
                         walk[-1] += (S >> k).bit_count()
                         k = EMPTY_STOCK
         except (SearchTimeout, _Switch):
-            # Interrupted: the walk's entries are not proven losses; take them back.
-            for key, end in keys:
-                if end is None:
-                    memo.pop(key, None)
-                else:
-                    memo[key] = end
+            self._take_back(keys)  # (interrupted: the walk's entries are not proven losses)
             raise
+
+    def _take_back(self, keys: list[tuple[int, int | None]]) -> None:
+        """Give back a walk's memo entries (each key with its code before the walk, or None),
+        which are no proof of a loss: the walk won, or was interrupted."""
+        memo = self._memo
+        for key, end in keys:
+            if end is None:
+                memo.pop(key, None)
+            else:
+                memo[key] = end
+
+
+def _walked(out: list[str], move: str, walk: list[int]) -> None:
+    """Append a walk's winning line to ``out``, in reverse: the removal ``move``, then the
+    draws of each pass of the walk (``walk``), a recycle between two."""
+    out.append(move)
+    for n in range(len(walk) - 1, -1, -1):
+        out.extend(["draw"] * walk[n])
+        if n:
+            out.append("recycle")

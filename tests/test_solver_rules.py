@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from pyramid_widget import Game, solve
 from pyramid_widget.solver import facts as pyramid_facts
 from pyramid_widget.solver import search
+from pyramid_widget.solver.endgame import apex_reachable, segments_ahead
 from pyramid_widget.solver.facts import PyramidFacts, _phases_clash
 from pyramid_widget.solver.last_pass import LastPass
 from pyramid_widget.solver.problem import FULL, exposed_cards, first_stock
@@ -389,7 +390,7 @@ def test_the_apex_rule_never_calls_a_winnable_last_pass_lost(rules):
         problem = problem_from_game(game)
         P, S, k, _ = problem.start
         solver = Solver(problem)
-        reachable = solver.apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+        reachable = apex_reachable(solver, P, S & ((1 << k) - 1), S >> k << k)
         if stack_verdict(game):
             wins += 1
             assert reachable, (deal, game.code)
@@ -423,7 +424,7 @@ def test_the_apex_rule_knows_the_two_cards_on_the_apex_may_leave_together():
     )
     problem = problem_from_game(game)
     P, S, k, _ = problem.start
-    assert Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+    assert apex_reachable(Solver(problem), P, S & ((1 << k) - 1), S >> k << k)
     solution = solve(game)
     assert solution.status == "winnable"
     for move in solution.moves:
@@ -443,7 +444,7 @@ def test_the_apex_rule_cuts_a_last_pass_whose_apex_partner_comes_too_early():
     )
     problem = problem_from_game(game)
     P, S, k, _ = problem.start
-    assert not Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+    assert not apex_reachable(Solver(problem), P, S & ((1 << k) - 1), S >> k << k)
     assert solve(game).status == "unwinnable"
     assert brute_force(game, 6_000) is False
 
@@ -464,7 +465,7 @@ def test_the_apex_rule_cuts_a_last_pass_that_must_draw_a_card_it_cannot_use():
         P, S, k, _ = problem.start
         verdicts.append(
             (
-                Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k),
+                apex_reachable(Solver(problem), P, S & ((1 << k) - 1), S >> k << k),
                 solve(game).status,
                 brute_force(game, 6_000),
             )
@@ -569,7 +570,7 @@ def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(
     none that rule 8 finds winnable is cut, and using up the cards drawn after the apex's
     partner cuts some that the looser phases let through."""
     seen: dict[tuple[int, int], Solver] = {}
-    check = Solver.apex_reachable
+    check = search.apex_reachable
     quota = [0]
 
     def record(solver: Solver, P: int, W: int, T: int) -> bool:
@@ -578,21 +579,21 @@ def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(
             quota[0] -= 1
         return check(solver, P, W, T)
 
-    monkeypatch.setattr(Solver, "apex_reachable", record)
+    monkeypatch.setattr(search, "apex_reachable", record)
     for deal in range(1, 80):
         quota[0] = 12  # the first recycles of each deal, its winning line's among them
         solve(Game.deal(deal, rules))
-    monkeypatch.setattr(Solver, "apex_reachable", check)
+    monkeypatch.setattr(search, "apex_reachable", check)
     more = wins = 0
     for (P, T), solver in seen.items():
         problem = solver.problem
         k = first_stock(T, 0)
         fresh = Solver(dataclasses.replace(problem, start=(P, T, k, problem.passes)))
         winnable = LastPass(fresh).winnable(P, 0, T)
-        cut = not fresh.apex_reachable(P, 0, T)
+        cut = not apex_reachable(fresh, P, 0, T)
         with monkeypatch.context() as loose:
             loose.setattr(PyramidFacts, "drained", lambda *_: True)
-            loose_cut = not Solver(fresh.problem).apex_reachable(P, 0, T)
+            loose_cut = not apex_reachable(Solver(fresh.problem), P, 0, T)
         assert not (winnable and cut), (P, T)
         assert cut or not loose_cut, (P, T)
         wins += winnable
@@ -721,7 +722,7 @@ def test_the_pass_before_the_last_in_phases_is_the_move_by_move_game(game):
 
 @pytest.mark.parametrize("rules", ["one-recycle", "classic"])
 def test_the_last_pass_in_segments_never_calls_a_winnable_position_lost(rules):
-    """Rule 10 (`Solver.segments_ahead`) against the exact verdict of a search without it, on
+    """Rule 10 (`endgame.segments_ahead`) against the exact verdict of a search without it, on
     positions of the pass before the last (the first of one-recycle's two, the second of
     classic's three, where it is sound though not asked); it must also cut some."""
     cuts = wins = 0
@@ -731,7 +732,7 @@ def test_the_last_pass_in_segments_never_calls_a_winnable_position_lost(rules):
             continue
         problem = problem_from_game(game)
         P, S, k, _ = problem.start
-        fits = Solver(problem).segments_ahead(P, S, k)
+        fits = segments_ahead(Solver(problem), P, S, k)
         winnable = Solver(problem).solve(problem.start, apex_at_recycle=False) is not None
         assert fits or not winnable, (deal, game.code)
         wins += winnable

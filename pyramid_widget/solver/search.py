@@ -1,8 +1,8 @@
 """The exact search: is this position winnable, and if so by which moves?
 
 A depth-first search over `Problem` positions, memoised per set of cards left up to suits. Where
-it may cut the tree without losing a win is argued rule by rule in docs/solver.md: the search's
-own rules 2 to 6 are here, with the stock's side of rules 9 and 10.
+it may cut the tree without losing a win is argued rule by rule in docs/solver.md; the search's
+own rules, 2 to 6, are here, and it asks the others of `facts`, `last_pass` and `endgame`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 from ..cards import PYRAMID_SIZE, STOCK_SIZE
 from .budget import CHECK_EVERY
+from .endgame import apex_reachable, segments_ahead
 from .facts import PyramidFacts
 from .last_pass import LastPass
 from .problem import EMPTY_STOCK, FULL, Problem, first_stock, next_stock, pair_notation
 from .stock_facts import (
     BOUNDS,
     BY_VALUE,
-    COUNTS,
     DEAD,
     FORCED,
     KING,
@@ -204,143 +204,6 @@ class Solver:
         """The relaxed game's verdict (`PyramidFacts.relaxed`) within ``budget`` positions."""
         return self.pyramid.relaxed_within(P, bag, budget)
 
-    def apex_reachable(self, P: int, W: int, T: int) -> bool:
-        """Rule 9, in the last pass (waste W, stock T): False when the apex, or the last of the
-        two cards on it, can be shown never to leave (docs/solver.md, "Rule 9: the last cards
-        of the pyramid")."""
-        if P & 1:
-            return True  # the apex is gone
-        pv = self.pv
-        if pv[0] != 13 and not self._leaves_last(P, W, T, 0, P | 1):
-            return False
-        if not P & 2:
-            if not P & 4:  # both cards on the apex are there
-                if pv[1] == 13 or pv[2] == 13 or pv[1] + pv[2] == 13:
-                    return True  # one may leave alone, or the two together
-                return self._leaves_last(P, W, T, 1, P | 3) or self._leaves_last(P, W, T, 2, P | 5)
-            return pv[1] == 13 or self._leaves_last(P, W, T, 1, P | 3)
-        if not P & 4:
-            return pv[2] == 13 or self._leaves_last(P, W, T, 2, P | 5)
-        return True
-
-    def _leaves_last(self, P: int, W: int, T: int, card: int, rest: int) -> bool:
-        """Rule 9 for one pyramid card that leaves when only it (and the cards under it) are
-        left: ``rest`` is the pyramid once everything else is gone but those."""
-        need = self._value_masks[13 - self.pv[card]]
-        if not (W | T) & need:
-            return False
-        if rest == FULL:
-            return True
-        pyramid = self.pyramid
-        bag = self.bag
-        # Values with no pyramid partner left but these cards (none under an open stock,
-        # where two stock cards may pair); the cards before the first of them are those
-        # that can be drawn and leave.
-        face_down = not self.problem.stock_in_play
-        dead = (self._pinfo.get(rest) or self._info(rest))[DEAD] if face_down else 0
-        # Whichever partner p it leaves with, the rest is cleared below with cards of waste
-        # and stock other than p, each used at most once: all of them lie in the relaxed game
-        # with the whole of waste and stock but one card of p's value, which must then clear
-        # the rest too, as a relaxed win never suffers from more cards (unless every card must
-        # be used, `capped`). One question instead of one per partner, and it settles most.
-        # Asked only where no value is dead: else the phases below draw less than the whole
-        # stock, and it cuts too little for its cost.
-        if (
-            not dead
-            and not pyramid.capped
-            and not pyramid.relaxed(rest, bag(W | T) - (1 << 3 * (13 - self.pv[card])))
-        ):
-            return False
-        partners = W & need
-        if partners:
-            stop = T & dead
-            tail = T & ((stop & -stop) - 1) if stop else T
-            while partners:
-                p = 1 << (partners.bit_length() - 1)  # from the top of the waste down
-                partners ^= p
-                above = W & ~((p << 1) - 1)
-                if above & dead:
-                    break  # a card that cannot leave lies on p, and on every p below it
-                if pyramid.relaxed(rest, bag(above | tail)):
-                    return True
-        partners = T & need
-        two_phase = pyramid.two_phase
-        while partners:
-            p = partners & -partners
-            partners ^= p
-            first = bag(W | T & (p - 1))
-            after = T & ~((p << 1) - 1)
-            stop = after & dead
-            if stop:
-                after &= (stop & -stop) - 1
-            # With the stock face down, every card drawn after p leaves with a pyramid card:
-            # `drained`, asked only where the looser `two_phase` (most often decided by its
-            # memo) lets the partner through.
-            if two_phase(rest, first, bag(after)) and (
-                not face_down or pyramid.drained(rest, first, self.values_in_order(after))
-            ):
-                return True
-        return False
-
-    def _segments(self, S: int, barriers: int) -> int:
-        """The cards of S between the cards of ``barriers``, in drawing order: their bags packed
-        42 bits each, the first lowest, empty ones left out (rule 10's last pass)."""
-        bag = self.bag
-        rest = shift = low = 0  # (``low``: the first place after the last barrier seen)
-        while barriers:
-            bit = barriers & -barriers
-            barriers ^= bit
-            cards = S & (bit - 1) >> low << low
-            low = bit.bit_length()
-            if cards:
-                rest |= bag(cards) << shift
-                shift += 42
-        cards = S >> low << low
-        if cards:
-            rest |= bag(cards) << shift
-        return rest
-
-    def segments_ahead(self, P: int, S: int, k: int) -> bool:
-        """Rule 10, in the pass before the last, with the stock face down and a pyramid win:
-        False when the position (P, S, k) is lost because the last pass is played in segments
-        between the cards that can never leave (docs/solver.md, "Rule 10: the last pass in
-        segments").
-        """
-        info = self._pinfo.get(P) or self._info(P)
-        dead = info[DEAD]
-        pv = self.pv
-        pyramid = self.pyramid
-        bag = self.bag
-        W = S & ((1 << k) - 1)
-        if P & 1 or pv[0] == 13:
-            barriers = S & dead
-            if not barriers:
-                return True
-            top = (W & barriers).bit_length()
-            first = bag(S & ~barriers >> top << top)
-            return pyramid.ahead(P, first, self._segments(S, barriers) << 42)
-        need = S & self._value_masks[13 - pv[0]]
-        if info[COUNTS][pv[0]] == 1:
-            dead |= need  # (only the apex is left to take them)
-        barriers = S & dead
-        while need:
-            p = need & -need
-            need ^= p
-            bars = barriers | p
-            top = (W & bars).bit_length()
-            after = bars >> p.bit_length() << p.bit_length()
-            end = (after & -after) - 1 if after else -1  # the last pass ends at the next barrier
-            last = self._segments(S & end, bars & end)
-            if p >> k:  # p in the stock: this pass before p, then after it
-                first = bag(S & ~bars & (p - 1) >> top << top)
-                then = bag(S & ~bars & ~((p << 1) - 1)) | last << 42
-            else:
-                first = bag(S & ~bars >> top << top)
-                then = last << 42
-            if pyramid.ahead(P | 1, first, then):
-                return True
-        return False
-
     def kept(self, P: int, S: int, k: int) -> int:
         """The cards of a last-pass position as the search keeps them (rule 6): ``S`` without
         the waste cards buried for good, or -1 when that proves the position lost."""
@@ -424,8 +287,8 @@ class Solver:
         try:
             # Rule 9 before rule 7 where both apply: it cuts most lost positions of a last pass
             # by itself, and its second phases are relaxed games already.
-            if p == self.problem.passes and not self.apex_reachable(
-                P, S & ((1 << k) - 1), S >> k << k
+            if p == self.problem.passes and not apex_reachable(
+                self, P, S & ((1 << k) - 1), S >> k << k
             ):
                 return None  # rule 9
             if not self.relaxed_within(P, self.bag(S), relaxed_budget):
@@ -648,7 +511,7 @@ class Solver:
                     if (
                         p + 1 == passes
                         and self._apex_at_recycle
-                        and not self.apex_reachable(P, 0, S)
+                        and not apex_reachable(self, P, 0, S)
                     ):
                         return False  # rule 9
                     if not self.pyramid.relaxed(P, self.bag(S)):
@@ -686,7 +549,7 @@ class Solver:
                             segmented
                             and drawn & dead
                             and self.nodes >= self._segments_from
-                            and not self.segments_ahead(P, S, k)
+                            and not segments_ahead(self, P, S, k)
                         ):
                             return False  # rule 10: a dead card drawn
                     else:

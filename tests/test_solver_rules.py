@@ -20,7 +20,15 @@ from pyramid_widget import Game, solve
 from pyramid_widget.solver import facts as pyramid_facts
 from pyramid_widget.solver import search
 from pyramid_widget.solver.endgame import apex_reachable, segments_ahead
-from pyramid_widget.solver.facts import PyramidFacts, _phases_clash
+from pyramid_widget.solver.facts import (
+    BY_VALUE,
+    KING_BIT,
+    LONELY,
+    PAIRS,
+    SPECS,
+    PyramidFacts,
+    _phases_clash,
+)
 from pyramid_widget.solver.last_pass import LastPass
 from pyramid_widget.solver.problem import FULL, exposed_cards, first_stock
 from pyramid_widget.solver.search import Solver
@@ -138,7 +146,7 @@ def relaxed_moves(facts: PyramidFacts, P: int, bag: int) -> Iterator[tuple[int, 
     exposed card with a bag card of its partner value. The move-by-move games below force
     no other removal."""
     known = facts.facts(P)
-    king_bit, pairs, by_value = known.king_bit, known.pairs, known.by_value
+    king_bit, pairs, by_value = known[KING_BIT], known[PAIRS], known[BY_VALUE]
     if king_bit:
         yield P | king_bit, bag
         return
@@ -280,7 +288,7 @@ def test_lonely_cards_bound_to_both_phases_only_cut_lost_two_phase_games(game):
     leave in the second) calls a two-phase game lost only where the move-by-move game that may
     leave cards unused (the loosest) cannot clear the pyramid either."""
     facts, P, first, then = game
-    if _phases_clash(facts.facts(P).lonely, first, then):
+    if _phases_clash(facts.facts(P)[LONELY], first, then):
         assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
         assert not facts.two_phase(P, first, then)
 
@@ -304,8 +312,8 @@ def test_lonely_cards_bound_to_both_phases_prove_a_two_phase_game_lost(deal, P, 
     values = [card.rank for card in Game.deal(deal).cards[:28]]
     facts = PyramidFacts(values, deck_win=False, stock_in_play=True)
     both = first + then
-    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P).specs)
-    assert _phases_clash(facts.facts(P).lonely, first, then)
+    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P)[SPECS])
+    assert _phases_clash(facts.facts(P)[LONELY], first, then)
     assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
     assert not facts.two_phase(P, first, then)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 from ..cards import PYRAMID_SIZE
 from .problem import COMPARABLE, FULL, UNDER, exposed_cards
@@ -22,21 +21,18 @@ _TILT = (0, *[-(1 << 4 * v) if v <= 6 else 1 << 4 * (13 - v) for v in range(1, 1
 _BAG = (1 << 42) - 1  # one bag (3 bits per value, Kings included) of a packed run of bags
 
 
-class Facts(NamedTuple):
-    """What one pyramid state decides (`PyramidFacts.facts`)."""
-
-    king_bit: int  # the mask of an exposed King, or 0
-    king: int  # its index, or -1
-    pairs: tuple[tuple[int, int, int], ...]  # the exposed pyramid pairs as (mask, i, j)
-    by_value: tuple[tuple[int, ...], ...]  # by_value[v]: the exposed cards of value v
-    sizes: tuple[tuple[int, int, int], ...]  # (r, a, b): a cards of rank r left, b of 13 - r
-    removals: int  # a lower bound on the removals still needed
-    specs: tuple[tuple[int, int, int], ...]  # rule 1's bounds on waste and stock: (v, low, high)
-    # The exposed cards with at most one pyramid partner left, that one exposed too: (index,
-    # the bag unit of the partner value, that partner's mask or 0, the unit times the pyramid
-    # cards of the card's value left).
-    bound: tuple[tuple[int, int, int, int], ...]
-    lonely: tuple[tuple[int, int], ...]  # cards no pyramid card can pair with (`_phases_clash`)
+# What one pyramid state decides (`PyramidFacts.facts`): a plain tuple read by these indices
+# (or unpacked), as a NamedTuple's construction and reads cost the search measurably.
+KING_BIT, KING, PAIRS, BY_VALUE, SIZES, REMOVALS, SPECS, BOUND, LONELY = range(9)
+# KING_BIT: the mask of an exposed King, or 0; KING: its index, or -1.
+# PAIRS: the exposed pyramid pairs as (mask, i, j); BY_VALUE[v]: the exposed cards of value v.
+# SIZES: (r, a, b) per pair of ranks with a card left, a of rank r and b of 13 - r.
+# REMOVALS: a lower bound on the removals still needed.
+# SPECS: rule 1's bounds on waste and stock, as (value, low, high).
+# BOUND: the exposed cards with at most one pyramid partner left, that one exposed too, as
+#   (index, the bag unit of the partner value, that partner's mask or 0, the unit times the
+#   pyramid cards of the card's value left).
+# LONELY: the cards no pyramid card left can pair with (`_rank_pair_bounds`, `_phases_clash`).
 
 
 class _OutOfBudget(Exception):
@@ -44,17 +40,19 @@ class _OutOfBudget(Exception):
 
 
 _Phased = Callable[["PyramidFacts", int, int, int], bool]
+_PHASED: list[str] = []  # the phased games, in the order of their memos (`PyramidFacts._memos`)
 
 
 def _phased(game: _Phased) -> _Phased:
     """A relaxed game in phases (rules 9 and 10) as `PyramidFacts` asks it: memoised per
     (P, first, then) in a memo of its own, each new position counted (`_tick`), and an empty
     pyramid won before ``game`` is asked."""
-    name = game.__name__
+    slot = len(_PHASED)
+    _PHASED.append(game.__name__)
 
     @functools.wraps(game)
     def memoised(self: PyramidFacts, P: int, first: int, then: int) -> bool:
-        memo = self._memos[name]
+        memo = self._memos[slot]
         key = P | first << 28 | then << 70
         known = memo.get(key)
         if known is not None:
@@ -196,12 +194,9 @@ class PyramidFacts:
         self._rank_groups: tuple[tuple[int, dict[int, tuple]], ...] = tuple(
             (sum(by_value[v] for v in (r, r + 1, 12 - r, 13 - r)), {}) for r in (1, 3, 5)
         )
-        self._facts: dict[int, Facts] = {}
+        self._facts: dict[int, tuple] = {}
         self._relaxed: dict[int, bool] = {}
-        # The memos of the phased games (`_phased`), by name.
-        self._memos: dict[str, dict[int, bool]] = {
-            name: {} for name in ("two_phase", "_phases", "ahead", "drained")
-        }
+        self._memos: list[dict[int, bool]] = [{} for _ in _PHASED]  # (`_phased`)
         self._counts: dict[int, tuple[int, ...]] = {}
         # `drained`'s second phase: the relaxed game with every card used (made when needed);
         # per pyramid state, the balance of its cards per pair of ranks (see _LEVEL).
@@ -214,8 +209,8 @@ class PyramidFacts:
         self._budget_end: int | None = None  # the up-front check's last position
         self._on_tick: Callable[[], None] | None = None
 
-    def facts(self, P: int) -> Facts:
-        """The `Facts` of pyramid state P, cached."""
+    def facts(self, P: int) -> tuple:
+        """The facts of pyramid state P (indexed by KING_BIT ... LONELY), cached."""
         facts = self._facts.get(P)
         if facts is not None:
             return facts
@@ -238,7 +233,7 @@ class PyramidFacts:
                 bound.append((i, unit, mates, (left & alike).bit_count() * unit))
         kings = by_value[13]
         specs, removals, sizes, lonely = self._bounds(left)
-        facts = Facts(
+        facts = (
             1 << kings[0] if kings else 0,
             kings[0] if kings else -1,
             tuple(pairs),
@@ -391,7 +386,7 @@ class PyramidFacts:
         else:
             facts = self._facts.get(P) or self.facts(P)
             result = False
-            for v, low, high in facts.specs:
+            for v, low, high in facts[SPECS]:
                 n = bag >> 3 * v & 7
                 if n < low or n > high:
                     break
@@ -444,10 +439,10 @@ class PyramidFacts:
         and the first phase's moves (`_first_phase`).
         """
         facts = self._facts.get(P) or self.facts(P)
-        lonely = facts.lonely
+        lonely = facts[LONELY]
         if lonely and _phases_clash(lonely, first, then):
             return False
-        specs = facts.specs
+        specs = facts[SPECS]
         for v, low, high in specs:  # (`relaxed`'s first look, where most of them fail)
             n = then >> 3 * v & 7
             if n < low or n > high:
@@ -468,7 +463,7 @@ class PyramidFacts:
         first: int,
         then: int,
         later: int,
-        facts: Facts,
+        facts: tuple,
         wins: Callable[[int, int, int], bool],
         lenient: bool,
     ) -> bool:
@@ -521,11 +516,11 @@ class PyramidFacts:
         """`phases` with a later phase (``rest`` not empty)."""
         later = _together(rest)
         facts = self._facts.get(P) or self.facts(P)
-        lonely = facts.lonely
+        lonely = facts[LONELY]
         if lonely and _phases_clash(lonely, first, later):
             return False
         both = first + later
-        for v, low, _ in facts.specs:
+        for v, low, _ in facts[SPECS]:
             if both >> 3 * v & 7 < low:
                 return False
         return self.phases(P, rest & _BAG, rest >> 42) or self._first_phase(
@@ -545,7 +540,7 @@ class PyramidFacts:
         later = _together(rest)
         now = first + second
         facts = self._facts.get(P) or self.facts(P)
-        for v, low, _ in facts.specs:
+        for v, low, _ in facts[SPECS]:
             if (now >> 3 * v & 7) + (later >> 3 * v & 7) < low:
                 return False
         if second:
@@ -604,7 +599,7 @@ class PyramidFacts:
                 return True
         facts = self._facts.get(P) or self.facts(P)
         both = first + used
-        for v, low, _ in facts.specs:  # (the lows only: a shorter n may keep under a high)
+        for v, low, _ in facts[SPECS]:  # (the lows only: a shorter n may keep under a high)
             if both >> 3 * v & 7 < low:
                 return False
         return self._first_phase(P, first, then, used, facts, self.drained, False)

@@ -10,8 +10,9 @@ import weakref
 from typing import TYPE_CHECKING
 
 from .budget import CHECK_EVERY
+from .facts import BY_VALUE, KING_BIT, PAIRS
 from .problem import FULL
-from .stock_facts import BOUNDS, BY_VALUE, COUNTS, KING_BIT, PAIRS
+from .stock_facts import BOUNDS, COUNTS
 
 if TYPE_CHECKING:
     from .search import Solver

@@ -15,9 +15,10 @@ from array import array
 from collections.abc import Callable
 
 from ..cards import STOCK_SIZE
+from .facts import BY_VALUE, KING, KING_BIT, PAIRS, REMOVALS
 from .problem import EMPTY_STOCK, FULL, first_stock, next_stock, pair_notation
 from .search import SearchTimeout, Solver
-from .stock_facts import BOUNDS, BY_VALUE, COUNTS, FORCED, KING, KING_BIT, PAIRS, REMOVALS, USEFUL
+from .stock_facts import BOUNDS, COUNTS, FORCED, USEFUL
 
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits

@@ -16,19 +16,7 @@ from .endgame import apex_reachable, segments_ahead
 from .facts import PyramidFacts
 from .last_pass import LastPass
 from .problem import EMPTY_STOCK, FULL, Problem, first_stock, next_stock, pair_notation
-from .stock_facts import (
-    BOUNDS,
-    BY_VALUE,
-    DEAD,
-    FORCED,
-    KING,
-    KING_BIT,
-    PAIRS,
-    SHORT,
-    USEFUL,
-    Burial,
-    stock_facts,
-)
+from .stock_facts import BOUNDS, DEAD, SHORT, Burial, stock_facts
 
 _PLAIN_NODES = 2000  # nodes a search of the last pass may take before rule 8 takes over
 _SEGMENT_NODES = 2000  # nodes a search takes before rule 10 is asked (most end sooner)
@@ -359,7 +347,8 @@ class Solver:
         info = self._pinfo.get(P)
         if info is None:
             info = self._info(P)
-        king_bit, bounds, dead, short = info[KING_BIT], info[BOUNDS], info[DEAD], info[SHORT]
+        # One unpack, in the order `stock_facts` names: at every node, the cheapest read.
+        king_bit, king, pairs, by_value, bounds, _, _, useful, forced, dead, short = info
         for mask, low, high in bounds:  # docs/solver.md, "Rule 1: counting and matching bounds"
             n = (S & mask).bit_count()
             if n < low or n > high:
@@ -370,7 +359,7 @@ class Solver:
         if king_bit:
             # docs/solver.md, "Rule 2: forced Kings": an exposed pyramid King leaves at once.
             if self._dfs(P | king_bit, S, k, p, out, dirty):
-                out.append(pyramid[info[KING]])
+                out.append(pyramid[king])
                 return True
             memo[key] = code if passes is not None else 0
             return False
@@ -379,7 +368,7 @@ class Solver:
         # in waste or stock is noted in ``solo`` for the links of the walk where it is on top.
         solo: dict[int, int] = {}
         masks = self._value_masks
-        for i, need, mates in info[FORCED]:
+        for i, need, mates in forced:
             others = S & masks[need]
             if mates:
                 if not others:
@@ -393,7 +382,6 @@ class Solver:
                     return False
             elif others and not others & (others - 1):
                 solo[others] = i
-        pairs, by_value, useful = info[PAIRS], info[BY_VALUE], info[USEFUL]
         stock = problem.stock
         sv = self.sv
         sv_pyr = self.pv

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 from .facts import PyramidFacts
 
-# A plain tuple read by these indices: the search reads it at every node, and a NamedTuple's
-# reads and construction cost measurably more there.
-KING_BIT, KING, PAIRS, BY_VALUE, BOUNDS, COUNTS, USEFUL, REMOVALS, FORCED, DEAD, SHORT = range(11)
-# KING_BIT, KING, PAIRS, BY_VALUE, REMOVALS: `Facts`'s.
+# A plain tuple read by these indices (or unpacked), as a NamedTuple's construction and reads
+# cost the search measurably. The pyramid's own facts keep their places (`facts.KING_BIT`,
+# `KING`, `PAIRS`, `BY_VALUE` and `REMOVALS`), so that one index reads either.
+BOUNDS, COUNTS, USEFUL, FORCED, DEAD, SHORT = 4, 6, 7, 8, 9, 10
 # BOUNDS: rule 1's bounds as (stock mask, low, high).
 # COUNTS: the pyramid cards left per value.
 # USEFUL: the stock cards that could pair with an exposed card, and the Kings.
@@ -55,7 +55,7 @@ def stock_facts(
     if burial is None:
         burial = burials[counts] = _burial(counts, masks, open_stock)
     dead, short = burial
-    return (king_bit, king, pairs, by_value, bounds, counts, useful, removals, forced, dead, short)
+    return (king_bit, king, pairs, by_value, bounds, removals, counts, useful, forced, dead, short)
 
 
 def _burial(counts: Sequence[int], masks: Sequence[int], open_stock: bool) -> Burial:

@@ -232,9 +232,7 @@ def test_a_protocol_table_that_differs_from_the_front_end_is_caught(monkeypatch)
 
 
 #: Modules allowed past the size limit, each with its reason.
-LONG_MODULES: dict[str, str] = {
-    "pyramid_widget.solver.search": "being split along its proof (issue 57)",
-}
+LONG_MODULES: dict[str, str] = {}
 MAX_LINES = 800
 
 

@@ -17,16 +17,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import Game, solve
+from pyramid_widget.solver import facts as pyramid_facts
 from pyramid_widget.solver import search
-from pyramid_widget.solver.search import (
-    FULL,
+from pyramid_widget.solver.endgame import apex_reachable, segments_ahead
+from pyramid_widget.solver.facts import (
+    BY_VALUE,
+    KING_BIT,
+    LONELY,
+    PAIRS,
+    SPECS,
     PyramidFacts,
-    Solver,
-    _exposed,
-    _LastPass,
     _phases_clash,
 )
+from pyramid_widget.solver.last_pass import LastPass
+from pyramid_widget.solver.problem import FULL, exposed_cards, first_stock
+from pyramid_widget.solver.search import Solver
 from pyramid_widget.solver.solution import problem_from_game
+from pyramid_widget.solver.stock_facts import DEAD, SHORT
 
 
 def played_position(deal: int, rules: str, seed: int, *, before_last: bool = False) -> Game:
@@ -58,7 +65,7 @@ def stack_verdict(game: Game) -> bool:
     problem = problem_from_game(game)
     P, S, k, _ = problem.start
     solver = Solver(problem)  # (rule 8's helper holds it weakly)
-    return _LastPass(solver).winnable(P, S & ((1 << k) - 1), S >> k << k)
+    return LastPass(solver).winnable(P, S & ((1 << k) - 1), S >> k << k)
 
 
 @pytest.mark.parametrize(
@@ -123,7 +130,7 @@ def random_state(deal: int, removed: int, seed: int, P: int) -> tuple[list[int],
     rng = random.Random(seed)
     game = Game.deal(deal)
     for _ in range(removed):
-        exposed = _exposed(P)[0]
+        exposed = exposed_cards(P)[0]
         if not exposed:
             break
         P |= 1 << rng.choice(exposed)
@@ -138,7 +145,8 @@ def relaxed_moves(facts: PyramidFacts, P: int, bag: int) -> Iterator[tuple[int, 
     uncovers others, so taking it first loses no win), else every pyramid pair and every
     exposed card with a bag card of its partner value. The move-by-move games below force
     no other removal."""
-    king_bit, _, pairs, by_value, _, _, _, _, _ = facts.facts(P)
+    known = facts.facts(P)
+    king_bit, pairs, by_value = known[KING_BIT], known[PAIRS], known[BY_VALUE]
     if king_bit:
         yield P | king_bit, bag
         return
@@ -280,7 +288,7 @@ def test_lonely_cards_bound_to_both_phases_only_cut_lost_two_phase_games(game):
     leave in the second) calls a two-phase game lost only where the move-by-move game that may
     leave cards unused (the loosest) cannot clear the pyramid either."""
     facts, P, first, then = game
-    if _phases_clash(facts.facts(P)[8], first, then):
+    if _phases_clash(facts.facts(P)[LONELY], first, then):
         assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
         assert not facts.two_phase(P, first, then)
 
@@ -304,8 +312,8 @@ def test_lonely_cards_bound_to_both_phases_prove_a_two_phase_game_lost(deal, P, 
     values = [card.rank for card in Game.deal(deal).cards[:28]]
     facts = PyramidFacts(values, deck_win=False, stock_in_play=True)
     both = first + then
-    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P)[6])
-    assert _phases_clash(facts.facts(P)[8], first, then)
+    assert all(low <= both >> 3 * v & 7 <= high for v, low, high in facts.facts(P)[SPECS])
+    assert _phases_clash(facts.facts(P)[LONELY], first, then)
     assert not two_phase_without_shortcuts(facts, P, first, then, False, {}, {})
     assert not facts.two_phase(P, first, then)
 
@@ -322,7 +330,7 @@ def test_lonely_cards_bound_to_both_phases_cut_rule_nines_search_and_decide_alik
         return solver.solve(problem.start) is not None, solver.pyramid.positions
 
     with_cut = [decide(game) for game in games]
-    monkeypatch.setattr(search, "_phases_clash", lambda *_: False)
+    monkeypatch.setattr(pyramid_facts, "_phases_clash", lambda *_: False)
     without = [decide(game) for game in games]
     assert [won for won, _ in with_cut] == [won for won, _ in without]
     assert sum(n for _, n in with_cut) < 0.9 * sum(n for _, n in without)
@@ -390,7 +398,7 @@ def test_the_apex_rule_never_calls_a_winnable_last_pass_lost(rules):
         problem = problem_from_game(game)
         P, S, k, _ = problem.start
         solver = Solver(problem)
-        reachable = solver.apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+        reachable = apex_reachable(solver, P, S & ((1 << k) - 1), S >> k << k)
         if stack_verdict(game):
             wins += 1
             assert reachable, (deal, game.code)
@@ -424,7 +432,7 @@ def test_the_apex_rule_knows_the_two_cards_on_the_apex_may_leave_together():
     )
     problem = problem_from_game(game)
     P, S, k, _ = problem.start
-    assert Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+    assert apex_reachable(Solver(problem), P, S & ((1 << k) - 1), S >> k << k)
     solution = solve(game)
     assert solution.status == "winnable"
     for move in solution.moves:
@@ -444,7 +452,7 @@ def test_the_apex_rule_cuts_a_last_pass_whose_apex_partner_comes_too_early():
     )
     problem = problem_from_game(game)
     P, S, k, _ = problem.start
-    assert not Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k)
+    assert not apex_reachable(Solver(problem), P, S & ((1 << k) - 1), S >> k << k)
     assert solve(game).status == "unwinnable"
     assert brute_force(game, 6_000) is False
 
@@ -465,7 +473,7 @@ def test_the_apex_rule_cuts_a_last_pass_that_must_draw_a_card_it_cannot_use():
         P, S, k, _ = problem.start
         verdicts.append(
             (
-                Solver(problem).apex_reachable(P, S & ((1 << k) - 1), S >> k << k),
+                apex_reachable(Solver(problem), P, S & ((1 << k) - 1), S >> k << k),
                 solve(game).status,
                 brute_force(game, 6_000),
             )
@@ -570,7 +578,7 @@ def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(
     none that rule 8 finds winnable is cut, and using up the cards drawn after the apex's
     partner cuts some that the looser phases let through."""
     seen: dict[tuple[int, int], Solver] = {}
-    check = Solver.apex_reachable
+    check = search.apex_reachable
     quota = [0]
 
     def record(solver: Solver, P: int, W: int, T: int) -> bool:
@@ -579,21 +587,21 @@ def test_the_apex_rule_at_the_recycles_cuts_more_and_never_a_winnable_last_pass(
             quota[0] -= 1
         return check(solver, P, W, T)
 
-    monkeypatch.setattr(Solver, "apex_reachable", record)
+    monkeypatch.setattr(search, "apex_reachable", record)
     for deal in range(1, 80):
         quota[0] = 12  # the first recycles of each deal, its winning line's among them
         solve(Game.deal(deal, rules))
-    monkeypatch.setattr(Solver, "apex_reachable", check)
+    monkeypatch.setattr(search, "apex_reachable", check)
     more = wins = 0
     for (P, T), solver in seen.items():
         problem = solver.problem
-        k = search.first_stock(T, 0)
+        k = first_stock(T, 0)
         fresh = Solver(dataclasses.replace(problem, start=(P, T, k, problem.passes)))
-        winnable = _LastPass(fresh).winnable(P, 0, T)
-        cut = not fresh.apex_reachable(P, 0, T)
+        winnable = LastPass(fresh).winnable(P, 0, T)
+        cut = not apex_reachable(fresh, P, 0, T)
         with monkeypatch.context() as loose:
             loose.setattr(PyramidFacts, "drained", lambda *_: True)
-            loose_cut = not Solver(fresh.problem).apex_reachable(P, 0, T)
+            loose_cut = not apex_reachable(Solver(fresh.problem), P, 0, T)
         assert not (winnable and cut), (P, T)
         assert cut or not loose_cut, (P, T)
         wins += winnable
@@ -722,7 +730,7 @@ def test_the_pass_before_the_last_in_phases_is_the_move_by_move_game(game):
 
 @pytest.mark.parametrize("rules", ["one-recycle", "classic"])
 def test_the_last_pass_in_segments_never_calls_a_winnable_position_lost(rules):
-    """Rule 10 (`Solver.segments_ahead`) against the exact verdict of a search without it, on
+    """Rule 10 (`endgame.segments_ahead`) against the exact verdict of a search without it, on
     positions of the pass before the last (the first of one-recycle's two, the second of
     classic's three, where it is sound though not asked); it must also cut some."""
     cuts = wins = 0
@@ -732,7 +740,7 @@ def test_the_last_pass_in_segments_never_calls_a_winnable_position_lost(rules):
             continue
         problem = problem_from_game(game)
         P, S, k, _ = problem.start
-        fits = Solver(problem).segments_ahead(P, S, k)
+        fits = segments_ahead(Solver(problem), P, S, k)
         winnable = Solver(problem).solve(problem.start, apex_at_recycle=False) is not None
         assert fits or not winnable, (deal, game.code)
         wins += winnable
@@ -812,9 +820,9 @@ def test_the_last_pass_burial_is_the_walk_down_the_waste(
     solver = Solver(problem_from_game(game))
     P = random_state(deal, removed, seed, 0)[1]
     waste, stock = cards & ((1 << boundary) - 1), cards >> boundary << boundary
-    tight = solver._info(P)[9]
-    buried = solver._buried(waste, stock, tight)
+    burial = solver._info(P)[DEAD], solver._info(P)[SHORT]
+    buried = solver._buried(waste, stock, *burial)
     assert buried == buried_by_walking_down(solver, P, waste, stock)
     added = waste & fresh
-    if not solver._buried(waste & ~added, stock | added, tight):
-        assert solver._buried(waste, stock, tight, added) == buried
+    if not solver._buried(waste & ~added, stock | added, *burial):
+        assert solver._buried(waste, stock, *burial, added) == buried

@@ -4,7 +4,7 @@
 `hint(game)` suggests a move with words for the player; `deal_winnable(rules)` deals a game
 proven winnable; `winnability(deals, rules)` counts verdicts over many deals on any executor.
 The engine is never changed by any of them: they work on copies or on the solver's own
-representation (see `search`).
+representation (see `problem`).
 """
 
 from .hints import Hint, hint

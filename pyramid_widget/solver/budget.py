@@ -15,6 +15,10 @@ from typing import Any
 NODES_PER_SECOND = 45_000
 """Search nodes per second of a time limit: a modest machine's rate, the one rate used."""
 
+CHECK_EVERY = 2047
+"""Search nodes between two looks at the budget (a power of two less one, for
+``nodes & CHECK_EVERY``)."""
+
 
 def nodes_for(seconds: float) -> int:
     """The node budget for `seconds` of thinking (at least one node)."""

@@ -1,16 +1,10 @@
 """The cyclic garbage collector paused while a search runs.
 
-A long search makes hundreds of thousands of small containers (the sets of rule 8's runs, the
-tuples of per-pyramid facts) that live until it ends. CPython's collector walks every tracked
-object of the process again each time enough new ones pile up: the search's own, and those of
-everything else the process holds (a notebook's kernel holds a great many). None of the search's
-containers form a cycle, so that work frees nothing: plain reference counting frees all a
-search drops. So `solve`, `hint` and `deal_winnable` pause the collector for the whole life
-of their solvers, which are gone before it is back on (pausing only the search left one
-collection walking all of a solver's memos at its end). On the hundred slowest one-pass
-deals of the first ten thousand, the collector cost 12 % of the time in a bare process and
-31 % beside ten thousand other games (5.33 s against 4.67 s; 6.97 s against 4.80 s); on
-strict's sixty slowest beside as many games, 4.67 s against 3.32 s.
+A long search makes hundreds of thousands of small containers that live until it ends, none of
+them in a cycle: reference counting frees them all, and each collection would only walk them
+(and everything else the process holds) again. So `solve`, `hint` and `deal_winnable` pause
+the collector for the whole life of their solvers, which are gone before it is back on (pausing
+only the search would leave one collection walking all of a solver's memos at its end).
 
 The collector is one switch for the whole process, and searches run side by side (a session's
 background thread beside the notebook's own) or inside one another (a hint asks several). So

@@ -1,31 +1,11 @@
 """Shortest wins: A* over the solver's positions, every pair, King, draw and recycle one move.
 
-The heuristic (`_Estimator`) counts removals still needed: each King in the pyramid takes a
-move of its own, and for ranks r and 13 - r a move removes at most one pyramid card of each, so
-the larger of the two counts is a lower bound (under the whole-deck win, the cards in waste and
-stock count too, and with the stock face down each card still in the stock needs a draw); then
-it adds the moves needed to reach the cards the pyramid must still take from waste and stock.
-It never overestimates. A position's estimate is never taken below its parent's (pathmax: the
-parent's is a lower bound for every line through it), so the queue is taken in order of
-estimate and the first win taken off it is a shortest one.
-
-The successor rules are the exact search's (see `search`), each of which keeps a shortest win:
-a pyramid King leaves at once, and so does a pyramid card with its one partner left when that
-partner is in play (the deletion lemma's line is no longer; a King on the waste or the stock is
-forced only under the whole-deck win, as a shortest pyramid win may never spend a move on it);
-pyramid pairs are tried only after a removal (the same pair played before the draws gives a
-line of the same length); the draws between two links where something can be removed are one
-edge costing one per draw; the counting bounds and the last-pass burial only drop positions or
-cards that can never help, and so do the positions the exact search proved lost (its memo,
-rule 5: a position at or after a memoised pass and waste size of the same cards up to suits).
-
-Positions are ints (``P | S << 28 | k << 52 | fresh << 57 | pass << 58``) and moves small
-codes, turned into notations only for the line found. What is kept per position is its least
-cost, its move in and one bit of the position before, not the position before itself: the line
-is walked back from the win by undoing moves (`_line`). A long search moves its positions from
-a dict into compact tables (`_Reached`), and the estimate's cache is emptied when full, so one
-search keeps to tens of MiB (deck 112 of the open-stock references: 1.8 million positions, 46
-MiB at the peak, where a dict of every position with its parent took 287).
+Asked once the exact search has found a win, whose length bounds this search and whose memo of
+lost positions it reads; why the first win it takes off its queue is a shortest one:
+docs/solver.md, "Shortest wins". Positions are ints (``P | S << 28 | k << 52 | fresh << 57 |
+pass << 58``), moves small codes; what is kept per position is its least cost, its move in and
+one bit of the position before, and the line is walked back from the win by undoing moves
+(`_line`), so that a long search keeps to tens of MiB.
 """
 
 from __future__ import annotations
@@ -35,15 +15,10 @@ from array import array
 from collections.abc import Callable
 
 from ..cards import STOCK_SIZE
-from .search import (
-    EMPTY_STOCK,
-    FULL,
-    SearchTimeout,
-    Solver,
-    first_stock,
-    next_stock,
-    pair_notation,
-)
+from .facts import BY_VALUE, KING, KING_BIT, PAIRS, REMOVALS
+from .problem import EMPTY_STOCK, FULL, first_stock, next_stock, pair_notation
+from .search import SearchTimeout, Solver
+from .stock_facts import BOUNDS, COUNTS, FORCED, USEFUL
 
 _CHECK_EVERY = 1023
 _LOST = 10**6  # a heuristic value that no bound admits
@@ -72,7 +47,7 @@ _Kind = tuple[tuple[int, ...], tuple[tuple[int, int], ...], int, int]
 
 
 # The estimate's cache of waste-and-stock states is emptied when it holds this many (then
-# worked out again, the same): deck 112 fills 1.1 million, 77 MiB; a median deck, a fifth of that.
+# worked out again, the same), which bounds the memory of the longest searches.
 _EXTRA_MOST = 1 << 17
 
 
@@ -122,7 +97,7 @@ class _Estimator:
         P = state & FULL
         if solver.deck_win:
             S = state >> 28 & 0xFFFFFF
-            counts = solver._info(P)[5]
+            counts = solver._info(P)[COUNTS]
             masks = solver._value_masks
             total = [counts[v] + (S & masks[v]).bit_count() for v in range(14)]
             bound = total[13] + sum(max(total[r], total[13 - r]) for r in range(1, 7))
@@ -248,8 +223,8 @@ def _needs(solver: Solver, P: int) -> tuple[int, _Kind]:
     """Per pyramid state: the removals bound and the kind of its needs (`_Kind`): the bounds
     with a positive low."""
     info = solver._info(P)
-    needs = [(mask, low) for mask, low, _, _ in info[4] if low > 0]
-    counts = info[5]
+    needs = [(mask, low) for mask, low, _ in info[BOUNDS] if low > 0]
+    counts = info[COUNTS]
     masks = solver._value_masks
     partnered = 0
     for v in range(1, 13):
@@ -257,7 +232,7 @@ def _needs(solver: Solver, P: int) -> tuple[int, _Kind]:
             partnered |= masks[v]
     singles = tuple(mask for mask, low in needs if low == 1)
     multiples = tuple((mask, low) for mask, low in needs if low > 1)
-    return info[7], (singles, multiples, sum(low for _, low in needs), partnered)
+    return info[REMOVALS], (singles, multiples, sum(low for _, low in needs), partnered)
 
 
 def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
@@ -271,9 +246,9 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     if P == FULL and (not S or not deck_win):
         return []
     info = solver._pinfo.get(P) or solver._info(P)
-    king_bit, king, pairs, by_value, bounds, _, useful, _, forced, _ = info
+    king_bit = info[KING_BIT]
     if deck_win:  # (otherwise the heuristic checked the bounds when the position was queued)
-        for mask, low, high, _ in bounds:
+        for mask, low, high in info[BOUNDS]:
             n = (S & mask).bit_count()
             if n < low or n > high:
                 return []
@@ -281,13 +256,13 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
     # A removal's child: the same pass, fresh (pyramid pairs allowed); its P, S and k or'ed in.
     removed = p << 58 | _FRESH
     if king_bit:
-        out = [(1, P | king_bit | S << 28 | k << 52 | removed, king | _ALONE << 6)]
+        out = [(1, P | king_bit | S << 28 | k << 52 | removed, info[KING] | _ALONE << 6)]
         return _settled(solver, out) if last else out
     sv = solver.sv
     w = (S & ((1 << k) - 1)).bit_length() - 1
     open_stock = problem.stock_in_play
     masks = solver._value_masks
-    for i, need, mates in forced:  # rule 3: the one partner left is in play
+    for i, need, mates in info[FORCED]:  # rule 3: the one partner left is in play
         others = S & masks[need]
         if mates:
             if not others:
@@ -312,8 +287,9 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
         out = out[:1]
         return _settled(solver, out) if last else out
     same = S << 28 | k << 52 | removed
+    by_value = info[BY_VALUE]
     if state & _FRESH:
-        for bits, i, j in pairs:
+        for bits, i, j in info[PAIRS]:
             out.append((1, P | bits | same, i | j << 6))
     if w >= 0:
         rest = (S ^ (1 << w)) << 28 | k << 52 | removed
@@ -327,6 +303,7 @@ def successors(solver: Solver, state: int) -> list[tuple[int, int, int]]:
         for i in by_value[13 - sv[k]]:
             out.append((1, P | 1 << i | rest, i | (28 + k) << 6))
     if k < EMPTY_STOCK:
+        useful = info[USEFUL]
         draws = 1
         if open_stock:
             w, k2 = k, next_stock(S, k)
@@ -401,8 +378,8 @@ def shortest(
     # The queue: the positions queued per f, then per cost so far g (g <= f, as no estimate is
     # negative). Each f is taken whole before the next, and within it the greatest g first:
     # any order among equal f keeps the first win taken off a shortest one, and the deepest
-    # first walks to a win in the last layer almost straight, where the last-in-first-out order
-    # expanded thousands of positions of that layer first (a quarter of all, on some decks).
+    # first walks to a win in the last layer almost straight, where a last-in-first-out order
+    # would expand thousands of positions of that layer first.
     queue = [[array("Q") for _ in range(bound + 1)] for _ in range(bound + 1)]
     f = estimate(first)
     queue[min(f, bound)][0].append(first)
@@ -469,8 +446,8 @@ class _Reached:
     """The positions a long `shortest` reached, each with its int (cost, move code, fresh bit
     of the position before), in flat arrays per pyramid state.
 
-    Deck 112 of the open-stock references reaches 1.8 million positions, where a dict of ints
-    spends over a hundred bytes on each; a slot here takes 8 bytes (the position's bits above
+    A long search reaches millions of positions, where a dict of ints spends over a hundred
+    bytes on each; a slot here takes 8 bytes (the position's bits above
     the pyramid state, and its int), and a table is at most three quarters full. Each pyramid
     state has its own table, so one that doubles copies only its own slots. Slower than a dict
     (every probe is Python), so `shortest` starts with a dict and moves here past _FEW.

@@ -10,7 +10,8 @@ from ..cards import PYRAMID_SIZE
 from ..game import Game
 from .budget import seconds_limit
 from .gc_pause import collector_paused
-from .search import EMPTY_STOCK, Problem, SearchTimeout, Solver
+from .problem import EMPTY_STOCK, Problem
+from .search import SearchTimeout, Solver
 
 Status = Literal["winnable", "unwinnable", "unknown"]
 

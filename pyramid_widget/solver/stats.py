@@ -17,7 +17,8 @@ from ..rules import Rules
 from .budget import nodes_for, seconds_limit
 from .gc_pause import collector_paused
 from .pools import Pool, pool_for
-from .search import Problem, SearchTimeout, Solver
+from .problem import Problem
+from .search import SearchTimeout, Solver
 from .solution import problem_from_game, solve
 
 

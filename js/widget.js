@@ -428,6 +428,19 @@ function asHtml(node) {
   return node instanceof HTMLElement ? node : null;
 }
 
+/**
+ * The element inside `root` that has the focus, or null. The focus is read from `root`'s own
+ * document or shadow root: marimo draws the board in a shadow root, where
+ * `document.activeElement` is only the shadow's host.
+ * @param {HTMLElement} root @returns {HTMLElement | null}
+ */
+function focusedIn(root) {
+  const scope = root.getRootNode();
+  const active =
+    scope instanceof ShadowRoot || scope instanceof Document ? scope.activeElement : null;
+  return active instanceof HTMLElement && root.contains(active) ? active : null;
+}
+
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
@@ -500,7 +513,7 @@ function patchPyramid(container, slots, pyramid, animate) {
 /** The card leaves at once for tests and screen readers; only a ghost fades out.
  * @param {HTMLElement} node @param {boolean} animate */
 function removeCard(node, animate) {
-  if (node === document.activeElement) node.blur();
+  if (focusedIn(node)) node.blur();
   for (const name of ["data-card", "data-status", "role", "tabindex"]) node.removeAttribute(name);
   node.setAttribute("aria-hidden", "true");
   node.className = "pw-card pw-leaving";
@@ -707,6 +720,7 @@ function verdictWords(catalog, verdict) {
  * The Game menu's inputs.
  * @typedef {object} MenuParts
  * @property {HTMLDetailsElement} menu
+ * @property {HTMLElement} summary the menu's button
  * @property {HTMLInputElement} numberInput
  * @property {HTMLInputElement} codeInput
  * @property {HTMLInputElement} shareOutput
@@ -724,7 +738,8 @@ function verdictWords(catalog, verdict) {
  * @returns {MenuParts} */
 function menuParts() {
   const menu = el("details", "pw-menu");
-  menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
+  const summary = el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be");
+  menu.append(summary);
   const body = el("div", "pw-menu-body");
 
   const game = el("fieldset", "pw-group");
@@ -805,7 +820,7 @@ function menuParts() {
   body.append(game, deals, puzzles, rules, optionsGroup);
   menu.append(body);
   return {
-    menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
+    menu, summary, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
     reviewWhy, puzzleTheme, puzzleDifficulty,
   };
 }
@@ -1342,6 +1357,14 @@ class Input {
     root.addEventListener("pointermove", (event) => this.onPointerMove(event));
     root.addEventListener("pointerup", (event) => this.onPointerUp(event));
     root.addEventListener("pointercancel", () => this.endDrag());
+    // Notebook 7 runs its shortcuts (d d deletes a cell, r makes it Raw) in the capture phase,
+    // before any listener of the board, and tries them on the focused element before its
+    // ancestors. Lumino, their engine there and in JupyterLab and Voila, passes over an
+    // element marked data-lm-suppress-shortcuts: whatever takes the focus here is marked.
+    root.addEventListener("focusin", (event) => {
+      const target = asHtml(event.target);
+      if (target) target.dataset.lmSuppressShortcuts = "true";
+    });
     view.dom.menu.menu.addEventListener("toggle", () => view.fitMenu());
     document.addEventListener("visibilitychange", this.onVisibility);
   }
@@ -1356,9 +1379,18 @@ class Input {
   }
 
   // ------------------------------------------------------------------ commands
-  /** A command from a button's data-action or a key. @param {string} action
+  /** A command from a button's data-action or a key; the focus stays in the board even when
+   * the command hides what had it. @param {string} action
    * @param {HTMLElement | null} [node] the button pressed */
   command(action, node = null) {
+    const had = focusedIn(this.view.dom.root);
+    const opener = this.openerOf(had);
+    this.perform(action, node);
+    if (had) this.keepFocus(had, opener);
+  }
+
+  /** @param {string} action @param {HTMLElement | null} node */
+  perform(action, node) {
     const view = this.view;
     const state = view.state;
     if (!state) return;
@@ -1641,10 +1673,36 @@ class Input {
           : this.nearestTarget(this.cursorIndex) || targets[0];
       if (cursor) this.setCursor(cursor, false);
     }
-    // The focused card went away (removed, or a new deal): focus follows the cursor.
-    if (hadFocus && !this.view.dom.root.contains(document.activeElement)) {
-      (cursor || this.view.dom.root).focus({ preventScroll: true });
-    }
+    // The focused card went away (removed, or a new deal): focus follows the cursor, as in a
+    // list whose focused item is deleted.
+    if (hadFocus && this.lostFocus()) (cursor || this.view.dom.root).focus({ preventScroll: true });
+  }
+
+  /** Whether the element that has the focus in the board is gone or hidden (then keys would
+   * go to the page, and from there to the host's shortcuts). */
+  lostFocus() {
+    const now = focusedIn(this.view.dom.root);
+    return !now || !now.checkVisibility();
+  }
+
+  /** What opens again the menu or the panel that `node` lies in (the Records panel: its
+   * button; the Game menu and the Rules panel, opened from it: the menu's button), if any.
+   * @param {HTMLElement | null} node @returns {HTMLElement | null} */
+  openerOf(node) {
+    const { menu, records, rules, buttons } = this.view.dom;
+    if (!node || menu.summary.contains(node)) return null;
+    if (records.contains(node)) return buttons.records;
+    return menu.menu.contains(node) || rules.contains(node) ? menu.summary : null;
+  }
+
+  /** After a command or a key that hid what had the focus (the Game menu closed, a panel
+   * closed, a notice set aside): the focus goes to what opens that menu or panel again, else
+   * to the cursor. @param {HTMLElement} had what had the focus before
+   * @param {HTMLElement | null} opener `openerOf(had)`, taken before */
+  keepFocus(had, opener) {
+    if (!this.lostFocus()) return;
+    if (opener) opener.focus({ preventScroll: true });
+    else this.restoreFocus(true, this.keyOf(had));
   }
 
   /** The card in play closest to pyramid index `index`. @param {number | null} index */
@@ -1669,7 +1727,7 @@ class Input {
    * @param {"left" | "right" | "up" | "down"} direction */
   moveCursor(direction) {
     const targets = this.targets();
-    const active = document.activeElement;
+    const active = focusedIn(this.view.dom.root);
     const current = targets.find((node) => node === active);
     if (!current) {
       const start = this.cursorNode();
@@ -1718,8 +1776,18 @@ class Input {
 
   /** @param {KeyboardEvent} event */
   onKey(event) {
-    // Nothing typed inside the widget may reach JupyterLab's shortcuts (d d deletes a cell).
+    // Nothing typed inside the widget may reach the host's shortcuts bound in the bubble
+    // phase (JupyterLab's, marimo's); those bound in the capture phase skip the focused
+    // element (see the focusin listener).
     event.stopPropagation();
+    const had = focusedIn(this.view.dom.root);
+    const opener = this.openerOf(had);
+    this.key(event);
+    if (had) this.keepFocus(had, opener);
+  }
+
+  /** @param {KeyboardEvent} event */
+  key(event) {
     const target = event.target;
     if (!(target instanceof HTMLElement)) return;
     if (target.closest("input, textarea, select")) {
@@ -1916,10 +1984,12 @@ class PyramidView {
     const dom = this.dom;
     const previous = this.state;
     this.state = state;
-    const hadFocus = dom.root.contains(document.activeElement);
-    const focusedKey = hadFocus ? this.input.keyOf(document.activeElement) : null;
+    const focused = focusedIn(dom.root);
+    const hadFocus = focused != null;
+    const focusedKey = this.input.keyOf(focused);
     // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
-    const animate = previous && !["new", "restart", "puzzle"].includes(state.event.action);
+    const dealt = ["new", "restart", "puzzle"].includes(state.event.action);
+    const animate = previous && !dealt;
 
     patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
     patchStock(dom.stock, state);
@@ -1930,13 +2000,17 @@ class PyramidView {
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
 
-    if (this.ui.selected && !state.playable.includes(this.ui.selected)) this.ui.selected = null;
+    // A selection belongs to the game it was made in: another deal or game drops it.
+    const replaced = dealt || state.event.action === "continue";
+    if (this.ui.selected && (replaced || !state.playable.includes(this.ui.selected))) {
+      this.ui.selected = null;
+    }
     this.paintHighlights();
 
     if (!previous || previous.position_version !== state.position_version) {
       this.narrate(state, previous);
     }
-    this.showNotice(state);
+    const noticeOpened = this.showNotice(state);
     this.showOffer(state);
     this.showRecords(state);
     this.showRules(state);
@@ -1945,6 +2019,9 @@ class PyramidView {
     dom.root.dataset.version = String(state.version);
     this.notifyDrawn(state.version);
     this.input.restoreFocus(hadFocus, focusedKey);
+    // A notice that opens while the player is on the board (a move or a button of this view
+    // opened it) takes the focus; one opened from a cell leaves the focus where it is.
+    if (hadFocus && noticeOpened) this.focusNotice();
   }
 
   /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
@@ -2009,12 +2086,12 @@ class PyramidView {
     this.announce(words.announce);
   }
 
-  /** @param {State} state */
+  /** @param {State} state @returns {boolean} whether a notice opened */
   showNotice(state) {
     const notice = currentNotice(state);
     const shown = notice && (notice.kind === "paused" || !this.ui.closed.has(notice.key));
     const panel = this.dom.panel;
-    patchRegion(panel, shown && notice ? notice.key : null, () => {
+    return patchRegion(panel, shown && notice ? notice.key : null, () => {
       if (!notice) return [];
       const { title, lines, box } = noticeContent(state, notice, this.catalog);
       panel.dataset.kind = notice.kind;
@@ -2060,6 +2137,13 @@ class PyramidView {
     if (built && review.status === "done") this.announce(review.summary);
     const row = patchReviewCurrent(box, this.model.get("moves").length);
     if (row) keepInView(row);
+  }
+
+  /** A notice that opens while the player is on the board: its first action takes the focus
+   * (keys then act on it, as in a dialog). */
+  focusNotice() {
+    const first = asHtml(this.dom.panel.querySelector(".pw-panel-actions button"));
+    if (first) first.focus({ preventScroll: true });
   }
 
   /** The open Game menu reaches from the top of the widget down to the button row, no

@@ -441,6 +441,40 @@ function focusedIn(root) {
   return active instanceof HTMLElement && root.contains(active) ? active : null;
 }
 
+/** The box `node` lies in, crossing out of a shadow root to its host.
+ * @param {Element} node @returns {Element | null} */
+function parentBox(node) {
+  if (node.parentElement) return node.parentElement;
+  const scope = node.getRootNode();
+  return scope instanceof ShadowRoot ? scope.host : null;
+}
+
+/** How far to scroll a view spanning `top`..`bottom` so that `box` is in it, its top first when
+ * it is the taller. @param {DOMRect} box @param {number} top @param {number} bottom */
+function scrollNeeded(box, top, bottom) {
+  if (box.top < top) return box.top - top;
+  if (box.bottom > bottom) return Math.min(box.bottom - bottom, box.top - top);
+  return 0;
+}
+
+/**
+ * Scroll just enough that `node` is in view: each box around it that scrolls for the reader
+ * (overflow auto or scroll, as a notebook's scroller), then the page. The host's layout boxes,
+ * which hide their overflow, keep their place (scrollIntoView would scroll them too).
+ * @param {HTMLElement} node
+ */
+function reveal(node) {
+  const page = document.scrollingElement;
+  for (let box = parentBox(node); box && box !== page; box = parentBox(box)) {
+    if (!/auto|scroll/.test(getComputedStyle(box).overflowY)) continue;
+    if (box.scrollHeight <= box.clientHeight) continue;
+    const top = box.getBoundingClientRect().top + box.clientTop;
+    box.scrollTop += scrollNeeded(node.getBoundingClientRect(), top, top + box.clientHeight);
+  }
+  const shift = scrollNeeded(node.getBoundingClientRect(), 0, window.innerHeight);
+  if (shift) window.scrollBy(0, shift);
+}
+
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
@@ -1170,17 +1204,19 @@ function patchReviewCurrent(box, played) {
   return found;
 }
 
-/** Scroll the review's own scroller (never the notebook) so that `row` is visible.
- * @param {HTMLElement} row */
+/** Scroll the review's own scroller (never the notebook) so that `row` shows whole in it,
+ * under the sticky header and above a scroll bar; a row out of view comes to the middle, with
+ * the moves before and after it around it. @param {HTMLElement} row */
 function keepInView(row) {
   const scroller = row.closest(".pw-review-scroll");
   if (!scroller) return;
   const head = scroller.querySelector("thead");
-  const view = scroller.getBoundingClientRect();
+  const inner = scroller.getBoundingClientRect().top + scroller.clientTop;
+  const top = inner + (head ? head.getBoundingClientRect().height : 0);
+  const bottom = inner + scroller.clientHeight;
   const box = row.getBoundingClientRect();
-  const top = view.top + (head ? head.offsetHeight : 0);
-  if (box.top < top) scroller.scrollTop -= top - box.top;
-  else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
+  if (box.top >= top - 0.5 && box.bottom <= bottom + 0.5) return;
+  scroller.scrollTop += box.top + box.height / 2 - (top + bottom) / 2;
 }
 
 /**
@@ -1405,7 +1441,9 @@ class Input {
     if (action === "rules-panel") {
       menu.menu.open = false;
       view.ui.showRules = !view.ui.showRules;
-      return view.showRules(state);
+      view.showRules(state);
+      if (view.ui.showRules) reveal(view.dom.rules);
+      return;
     }
     if (action === "look") {
       const notice = currentNotice(state);
@@ -1418,7 +1456,9 @@ class Input {
     }
     if (action === "records") {
       view.ui.showRecords = !view.ui.showRecords;
-      return view.showRecords(state);
+      view.showRecords(state);
+      if (view.ui.showRecords) reveal(view.dom.records);
+      return;
     }
     if (action === "review" && node && view.dom.panel.contains(node)) {
       // From a notice, the board behind it shows again: the review steps through it.
@@ -2014,14 +2054,15 @@ class PyramidView {
     this.showOffer(state);
     this.showRecords(state);
     this.showRules(state);
-    this.showReview(state);
+    const reviewBuilt = this.showReview(state);
     patchControls(dom.root, dom.buttons, state); // after the notices: their buttons too
     dom.root.dataset.version = String(state.version);
     this.notifyDrawn(state.version);
     this.input.restoreFocus(hadFocus, focusedKey);
-    // A notice that opens while the player is on the board (a move or a button of this view
-    // opened it) takes the focus; one opened from a cell leaves the focus where it is.
+    // What opens while the player is on the board comes into view (a move or a button of
+    // this view opened it); a change made from a cell leaves the notebook where it is.
     if (hadFocus && noticeOpened) this.focusNotice();
+    if (hadFocus && reviewBuilt) reveal(dom.review);
   }
 
   /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
@@ -2126,33 +2167,39 @@ class PyramidView {
     patchRegion(this.dom.rules, key, () => rulesContent(rules));
   }
 
-  /** @param {State} state */
+  /** @param {State} state @returns {boolean} whether the review was (re)built */
   showReview(state) {
     const review = state.review;
     const box = this.dom.review;
     const built = patchRegion(box, review ? JSON.stringify(review) : null, () =>
       review ? reviewContent(review, this.catalog) : [],
     );
-    if (!review) return;
+    if (!review) return false;
     if (built && review.status === "done") this.announce(review.summary);
     const row = patchReviewCurrent(box, this.model.get("moves").length);
     if (row) keepInView(row);
+    return built;
   }
 
   /** A notice that opens while the player is on the board: its first action takes the focus
-   * (keys then act on it, as in a dialog). */
+   * (keys then act on it, as in a dialog), and it is scrolled into view. */
   focusNotice() {
     const first = asHtml(this.dom.panel.querySelector(".pw-panel-actions button"));
     if (first) first.focus({ preventScroll: true });
+    const box = asHtml(this.dom.panel.firstElementChild);
+    if (box) reveal(box);
   }
 
   /** The open Game menu reaches from the top of the widget down to the button row, no
-   * further (it lies over the board, and a longer menu scrolls inside). */
+   * further (it lies over the board, and a longer menu scrolls inside), and is scrolled into
+   * view. */
   fitMenu() {
     const { root, controls, menu } = this.dom;
     if (!menu.menu.open) return;
     const room = controls.getBoundingClientRect().top - root.getBoundingClientRect().top - 10;
     menu.menu.style.setProperty("--pw-menu-room", `${Math.max(160, Math.floor(room))}px`);
+    const body = asHtml(menu.menu.querySelector(".pw-menu-body"));
+    if (body) reveal(body);
   }
 
   // ------------------------------------------------------------------ local UI

@@ -584,3 +584,20 @@ def wait_for_focus(page: Page, what: str) -> None:
         page.wait_for_function(f"() => ({_FOCUSED_JS})() === {json.dumps(what)}", timeout=5000)
     except Exception as error:
         raise AssertionError(f"the focus is on {focused(page)}, not on {what}") from error
+
+
+def scroll_to_edge(node: Locator, edge: Literal["top", "bottom"]) -> None:
+    """Scroll the box that scrolls around `node` (the notebook) so that `node` lies just inside
+    that edge of its view: what is beyond the node is then out of view."""
+    node.evaluate(
+        """(node, edge) => {
+            let box = node.parentElement;
+            while (!(/auto|scroll/.test(getComputedStyle(box).overflowY)
+                     && box.scrollHeight > box.clientHeight)) box = box.parentElement;
+            const top = box.getBoundingClientRect().top + box.clientTop;
+            const at = node.getBoundingClientRect();
+            box.scrollTop += edge === 'top' ? at.top - (top + 4)
+                : at.bottom - (top + box.clientHeight - 4);
+        }""",
+        edge,
+    )

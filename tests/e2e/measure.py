@@ -350,3 +350,34 @@ def print_figures(host: str, figures: dict) -> None:
         print(f"\n{host}, {theme}: lowest contrast per kind of text")
         for kind, ratio in lowest.items():
             print(f"  {kind:32} {ratio:5.2f}:1")
+
+
+_HIDDEN_PARTS_JS = """(node) => {
+    const box = node.getBoundingClientRect();
+    const scope = node.getRootNode();
+    const inset = 8; // inside the rounded corners
+    const corners = {
+        'top left': [box.left + inset, box.top + inset],
+        'top right': [box.right - inset, box.top + inset],
+        'bottom left': [box.left + inset, box.bottom - inset],
+        'bottom right': [box.right - inset, box.bottom - inset],
+    };
+    const hidden = [];
+    for (const [corner, [x, y]] of Object.entries(corners)) {
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+            hidden.push(`${corner}: off the window`);
+            continue;
+        }
+        const top = scope.elementFromPoint(x, y);
+        if (!top || !(top === node || node.contains(top))) {
+            hidden.push(`${corner}: under ${top ? top.className || top.tagName : 'nothing'}`);
+        }
+    }
+    return hidden;
+}"""
+
+
+def hidden_parts(node: Locator) -> list[str]:
+    """Which corners of `node`'s box a player cannot see: off the window, or under something
+    else (a host's bar, the edge of a scrolled box). Empty when the whole box is in view."""
+    return node.evaluate(_HIDDEN_PARTS_JS)

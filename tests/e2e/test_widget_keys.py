@@ -3,7 +3,7 @@ stays, on a card that leaves and on the second card of a pair, every key the boa
 what it means, the notebook's own shortcuts (d d, a, b, x, m, y, r, Shift+Enter, arrows) do
 nothing of theirs, the notebook's cells (number, types, sources) stay as they were after every
 key, and the focus never leaves the board. A game won from the keyboard hands the focus to the
-result dialog's first button.
+result dialog's first button, scrolled into view.
 
 Each host prints the table of what every key did (run with -s).
 """
@@ -21,13 +21,18 @@ from harness import (
     notebook_cells,
     open_board,
     run_code,
+    scroll_to_edge,
     wait_for_focus,
 )
 from helpers import SOLUTION
+from measure import hidden_parts
 from playwright.sync_api import Locator, Page, expect
 
 #: Notebook shortcuts in command mode that mean nothing on the board.
 HOST_KEYS = ("a", "b", "x", "m", "y")
+
+#: Text above the board, so that the notebook can scroll the board down to its bottom edge.
+TEXT_ABOVE = "print('\\n'.join(f'line {n}' for n in range(40)))"
 
 
 @dataclass
@@ -69,7 +74,7 @@ class KeyProbe:
 @pytest.mark.parametrize("host", ["JupyterLab", "Notebook 7"])
 def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, request, capsys):
     opener = request.getfixturevalue("lab_notebook" if host == "JupyterLab" else "nb7_notebook")
-    page = open_board(opener, f"widget_keys_{host[-1]}.ipynb")
+    page = open_board(opener, f"widget_keys_{host[-1]}.ipynb", setup=TEXT_ABOVE)
     board = page.locator(".pw-root")
     status, message = board.locator(".pw-status"), board.locator(".pw-message")
     hint_line, panel = board.locator(".pw-hint-line"), board.locator(".pw-panel")
@@ -191,11 +196,13 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
     probe.press("Shift+Enter", "3h selected", selected("3h"))
     probe.press("ArrowLeft", "cursor to As", focus("card As"))
 
-    # A win from the keyboard: the result dialog's first button takes the focus.
+    # A win from the keyboard, with the board scrolled down to the bottom of the notebook's
+    # view: the result dialog comes into view and its first button takes the focus.
     run_code(page, f"w.new_deal(code={code!r})\nfor move in {SOLUTION[:-1]!r}: w.play(move)")
     expect(status).to_contain_text("Cleared 27 of 28")
     probe.click("the apex (Th), selected", board.locator('[data-card="Th"]'))
     probe.press("ArrowLeft", "cursor to the stock (its top the 3d)", focus("pile stock"))
+    scroll_to_edge(stock, "bottom")
     probe.press(
         "Enter",
         "the last pair: won; New deal focused",
@@ -204,6 +211,7 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
             wait_for_focus(page, "button new"),
         ),
     )
+    assert hidden_parts(panel.locator(".pw-panel-box")) == []
     probe.press(
         "n",
         "a new deal (the game was over)",

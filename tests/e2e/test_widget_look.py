@@ -77,11 +77,15 @@ def says_no_notation(board: Locator) -> None:
 
 
 def check_cards_stand_out(board: Locator) -> dict:
-    """Cards in play stand out more than covered ones; covered cards show their edges; the
-    board's background is the notebook's own (no rectangle)."""
+    """Cards in play stand out more than covered ones, on faces lighter by a step a player
+    sees; covered cards show their edges; the board's background is the notebook's own (no
+    rectangle)."""
     look = card_look(board)
     assert look["board"] == look["under"], look
     assert look["own_background"] in ("rgba(0, 0, 0, 0)", "transparent"), look
+    # Faces differ in lightness, not by a shade: at least as much as the light theme's white
+    # against 232 grey (1.23:1).
+    assert look["faces"] >= 1.2, look
     for colour in ("", "_red"):
         in_play, covered = look[f"in_play{colour}"], look[f"covered{colour}"]
         assert in_play["ink_on_face"] > covered["ink_on_face"], look
@@ -165,6 +169,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
         for kind in ("rank, red, covered", "rank, black, in play", "rank, red, stock top"):
             assert kind in kinds, f"{kind} was never measured in {theme}: {sorted(kinds)}"
         assert {"message", "hint", "status", "button", "notice", "review"} <= kinds
+        assert {"placeholder", "disabled control"} <= kinds
 
 
 def hint_with(page: Page, board: Locator, move: str | None) -> None:

@@ -1722,7 +1722,9 @@ class Input {
    * go to the page, and from there to the host's shortcuts). */
   lostFocus() {
     const now = focusedIn(this.view.dom.root);
-    return !now || !now.checkVisibility();
+    if (!now) return true;
+    // checkVisibility is recent (Safari 17.4); without it, an element not rendered has no box.
+    return now.checkVisibility ? !now.checkVisibility() : now.getClientRects().length === 0;
   }
 
   /** What opens again the menu or the panel that `node` lies in (the Records panel: its

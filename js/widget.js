@@ -2042,16 +2042,16 @@ class PyramidView {
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
 
-    // A selection belongs to the game it was made in: another deal or game drops it.
-    const replaced = dealt || state.event.action === "continue";
+    // A selection belongs to the game it was made in: another deal or game drops it. (The
+    // event stays what last changed the position: a hint or a pause after it changes none.)
+    const positionChanged = !previous || previous.position_version !== state.position_version;
+    const replaced = positionChanged && (dealt || state.event.action === "continue");
     if (this.ui.selected && (replaced || !state.playable.includes(this.ui.selected))) {
       this.ui.selected = null;
     }
     this.paintHighlights();
 
-    if (!previous || previous.position_version !== state.position_version) {
-      this.narrate(state, previous);
-    }
+    if (positionChanged) this.narrate(state, previous);
     const noticeOpened = this.showNotice(state);
     this.showOffer(state);
     this.showRecords(state);

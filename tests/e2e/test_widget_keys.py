@@ -106,6 +106,11 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
         mark = has_class("pw-selected")
         return (lambda: node.to_have_class(mark)) if yes else (lambda: node.not_to_have_class(mark))
 
+    def hinted() -> None:
+        """The hint's sentence shows (the search is over)."""
+        expect(hint_line).not_to_have_text("")
+        expect(hint_line).not_to_have_text("checking for a solution\u2026")
+
     def refused() -> None:
         """A move refused: the message line says why, as a refusal."""
         expect(message).to_have_class(has_class("pw-error"))
@@ -121,6 +126,12 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
     host_keys()
     probe.press("Shift+Enter", "7h deselected", selected("7h", False))
     probe.press("Space", "7h selected", selected("7h"))
+    probe.press("h", "a hint; 7h still selected", lambda: (hinted(), selected("7h")()))
+    probe.press(
+        "Escape",
+        "hint dismissed; 7h still selected",
+        lambda: (expect(hint_line).to_have_text(""), selected("7h")()),
+    )
     probe.press("ArrowLeft", "cursor to 3h", focus("card 3h"))
     probe.press("ArrowRight", "cursor back to 7h", focus("card 7h"))
     probe.press("Escape", "7h deselected", selected("7h", False))
@@ -144,8 +155,7 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
     probe.press("Control+z", "undo (moves 2)", moves(2))
     probe.press("Control+z", "undo (moves 1)", moves(1))
     probe.press("r", "recycle refused, saying why", refused)
-    probe.press("h", "a hint", lambda: expect(hint_line).not_to_have_text(""))
-    expect(hint_line).not_to_have_text("checking for a solution\u2026")
+    probe.press("h", "a hint", hinted)
     probe.press("Escape", "hint dismissed", lambda: expect(hint_line).to_have_text(""))
     probe.press(
         "p",

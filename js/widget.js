@@ -439,6 +439,53 @@ function asHtml(node) {
   return node instanceof HTMLElement ? node : null;
 }
 
+/**
+ * The element inside `root` that has the focus, or null. The focus is read from `root`'s own
+ * document or shadow root: marimo draws the board in a shadow root, where
+ * `document.activeElement` is only the shadow's host.
+ * @param {HTMLElement} root @returns {HTMLElement | null}
+ */
+function focusedIn(root) {
+  const scope = root.getRootNode();
+  const active =
+    scope instanceof ShadowRoot || scope instanceof Document ? scope.activeElement : null;
+  return active instanceof HTMLElement && root.contains(active) ? active : null;
+}
+
+/** The box `node` lies in, crossing out of a shadow root to its host.
+ * @param {Element} node @returns {Element | null} */
+function parentBox(node) {
+  if (node.parentElement) return node.parentElement;
+  const scope = node.getRootNode();
+  return scope instanceof ShadowRoot ? scope.host : null;
+}
+
+/** How far to scroll a view spanning `top`..`bottom` so that `box` is in it, its top first when
+ * it is the taller. @param {DOMRect} box @param {number} top @param {number} bottom */
+function scrollNeeded(box, top, bottom) {
+  if (box.top < top) return box.top - top;
+  if (box.bottom > bottom) return Math.min(box.bottom - bottom, box.top - top);
+  return 0;
+}
+
+/**
+ * Scroll just enough that `node` is in view: each box around it that scrolls for the reader
+ * (overflow auto or scroll, as a notebook's scroller), then the page. The host's layout boxes,
+ * which hide their overflow, keep their place (scrollIntoView would scroll them too).
+ * @param {HTMLElement} node
+ */
+function reveal(node) {
+  const page = document.scrollingElement;
+  for (let box = parentBox(node); box && box !== page; box = parentBox(box)) {
+    if (!/auto|scroll/.test(getComputedStyle(box).overflowY)) continue;
+    if (box.scrollHeight <= box.clientHeight) continue;
+    const top = box.getBoundingClientRect().top + box.clientTop;
+    box.scrollTop += scrollNeeded(node.getBoundingClientRect(), top, top + box.clientHeight);
+  }
+  const shift = scrollNeeded(node.getBoundingClientRect(), 0, window.innerHeight);
+  if (shift) window.scrollBy(0, shift);
+}
+
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
@@ -511,7 +558,7 @@ function patchPyramid(container, slots, pyramid, animate) {
 /** The card leaves at once for tests and screen readers; only a ghost fades out.
  * @param {HTMLElement} node @param {boolean} animate */
 function removeCard(node, animate) {
-  if (node === document.activeElement) node.blur();
+  if (focusedIn(node)) node.blur();
   for (const name of ["data-card", "data-status", "role", "tabindex"]) node.removeAttribute(name);
   node.setAttribute("aria-hidden", "true");
   node.className = "pw-card pw-leaving";
@@ -718,6 +765,7 @@ function verdictWords(catalog, verdict) {
  * The Game menu's inputs.
  * @typedef {object} MenuParts
  * @property {HTMLDetailsElement} menu
+ * @property {HTMLElement} summary the menu's button
  * @property {HTMLInputElement} numberInput
  * @property {HTMLInputElement} codeInput
  * @property {HTMLInputElement} shareOutput
@@ -735,7 +783,8 @@ function verdictWords(catalog, verdict) {
  * @returns {MenuParts} */
 function menuParts() {
   const menu = el("details", "pw-menu");
-  menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
+  const summary = el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be");
+  menu.append(summary);
   const body = el("div", "pw-menu-body");
 
   const game = el("fieldset", "pw-group");
@@ -816,7 +865,7 @@ function menuParts() {
   body.append(game, deals, puzzles, rules, optionsGroup);
   menu.append(body);
   return {
-    menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
+    menu, summary, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
     reviewWhy, puzzleTheme, puzzleDifficulty,
   };
 }
@@ -1137,17 +1186,19 @@ function patchReviewCurrent(box, played) {
   return found;
 }
 
-/** Scroll the review's own scroller (never the notebook) so that `row` is visible.
- * @param {HTMLElement} row */
+/** Scroll the review's own scroller (never the notebook) so that `row` shows whole in it,
+ * under the sticky header and above a scroll bar; a row out of view comes to the middle, with
+ * the moves before and after it around it. @param {HTMLElement} row */
 function keepInView(row) {
   const scroller = row.closest(".pw-review-scroll");
   if (!scroller) return;
   const head = scroller.querySelector("thead");
-  const view = scroller.getBoundingClientRect();
+  const inner = scroller.getBoundingClientRect().top + scroller.clientTop;
+  const top = inner + (head ? head.getBoundingClientRect().height : 0);
+  const bottom = inner + scroller.clientHeight;
   const box = row.getBoundingClientRect();
-  const top = view.top + (head ? head.offsetHeight : 0);
-  if (box.top < top) scroller.scrollTop -= top - box.top;
-  else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
+  if (box.top >= top - 0.5 && box.bottom <= bottom + 0.5) return;
+  scroller.scrollTop += box.top + box.height / 2 - (top + bottom) / 2;
 }
 
 /**
@@ -1336,6 +1387,14 @@ class Input {
     root.addEventListener("pointermove", (event) => this.onPointerMove(event));
     root.addEventListener("pointerup", (event) => this.onPointerUp(event));
     root.addEventListener("pointercancel", () => this.endDrag());
+    // Notebook 7 runs its shortcuts (d d deletes a cell, r makes it Raw) in the capture phase,
+    // before any listener of the board, and tries them on the focused element before its
+    // ancestors. Lumino, their engine there and in JupyterLab and Voila, passes over an
+    // element marked data-lm-suppress-shortcuts: whatever takes the focus here is marked.
+    root.addEventListener("focusin", (event) => {
+      const target = asHtml(event.target);
+      if (target) target.dataset.lmSuppressShortcuts = "true";
+    });
     view.dom.menu.menu.addEventListener("toggle", () => view.fitMenu());
     document.addEventListener("visibilitychange", this.onVisibility);
   }
@@ -1350,9 +1409,18 @@ class Input {
   }
 
   // ------------------------------------------------------------------ commands
-  /** A command from a button's data-action or a key. @param {string} action
+  /** A command from a button's data-action or a key; the focus stays in the board even when
+   * the command hides what had it. @param {string} action
    * @param {HTMLElement | null} [node] the button pressed */
   command(action, node = null) {
+    const had = focusedIn(this.view.dom.root);
+    const opener = this.openerOf(had);
+    this.perform(action, node);
+    if (had) this.keepFocus(had, opener);
+  }
+
+  /** @param {string} action @param {HTMLElement | null} node */
+  perform(action, node) {
     const view = this.view;
     const state = view.state;
     if (!state) return;
@@ -1367,7 +1435,9 @@ class Input {
     if (action === "rules-panel") {
       menu.menu.open = false;
       view.ui.showRules = !view.ui.showRules;
-      return view.showRules(state);
+      view.showRules(state);
+      if (view.ui.showRules) reveal(view.dom.rules);
+      return;
     }
     if (action === "look") {
       const notice = currentNotice(state);
@@ -1380,7 +1450,9 @@ class Input {
     }
     if (action === "records") {
       view.ui.showRecords = !view.ui.showRecords;
-      return view.showRecords(state);
+      view.showRecords(state);
+      if (view.ui.showRecords) reveal(view.dom.records);
+      return;
     }
     if (action === "review" && node && view.dom.panel.contains(node)) {
       // From a notice, the board behind it shows again: the review steps through it.
@@ -1670,10 +1742,38 @@ class Input {
           : this.nearestTarget(this.cursorIndex) || targets[0];
       if (cursor) this.setCursor(cursor, false);
     }
-    // The focused card went away (removed, or a new deal): focus follows the cursor.
-    if (hadFocus && !this.view.dom.root.contains(document.activeElement)) {
-      (cursor || this.view.dom.root).focus({ preventScroll: true });
-    }
+    // The focused card went away (removed, or a new deal): focus follows the cursor, as in a
+    // list whose focused item is deleted.
+    if (hadFocus && this.lostFocus()) (cursor || this.view.dom.root).focus({ preventScroll: true });
+  }
+
+  /** Whether the element that has the focus in the board is gone or hidden (then keys would
+   * go to the page, and from there to the host's shortcuts). */
+  lostFocus() {
+    const now = focusedIn(this.view.dom.root);
+    if (!now) return true;
+    // checkVisibility is recent (Safari 17.4); without it, an element not rendered has no box.
+    return now.checkVisibility ? !now.checkVisibility() : now.getClientRects().length === 0;
+  }
+
+  /** What opens again the menu or the panel that `node` lies in (the Records panel: its
+   * button; the Game menu and the Rules panel, opened from it: the menu's button), if any.
+   * @param {HTMLElement | null} node @returns {HTMLElement | null} */
+  openerOf(node) {
+    const { menu, records, rules, buttons } = this.view.dom;
+    if (!node || menu.summary.contains(node)) return null;
+    if (records.contains(node)) return buttons.records;
+    return menu.menu.contains(node) || rules.contains(node) ? menu.summary : null;
+  }
+
+  /** After a command or a key that hid what had the focus (the Game menu closed, a panel
+   * closed, a notice set aside): the focus goes to what opens that menu or panel again, else
+   * to the cursor. @param {HTMLElement} had what had the focus before
+   * @param {HTMLElement | null} opener `openerOf(had)`, taken before */
+  keepFocus(had, opener) {
+    if (!this.lostFocus()) return;
+    if (opener) opener.focus({ preventScroll: true });
+    else this.restoreFocus(true, this.keyOf(had));
   }
 
   /** The card in play closest to pyramid index `index`. @param {number | null} index */
@@ -1698,7 +1798,7 @@ class Input {
    * @param {"left" | "right" | "up" | "down"} direction */
   moveCursor(direction) {
     const targets = this.targets();
-    const active = document.activeElement;
+    const active = focusedIn(this.view.dom.root);
     const current = targets.find((node) => node === active);
     if (!current) {
       const start = this.cursorNode();
@@ -1749,8 +1849,18 @@ class Input {
 
   /** @param {KeyboardEvent} event */
   onKey(event) {
-    // Nothing typed inside the widget may reach JupyterLab's shortcuts (d d deletes a cell).
+    // Nothing typed inside the widget may reach the host's shortcuts bound in the bubble
+    // phase (JupyterLab's, marimo's); those bound in the capture phase skip the focused
+    // element (see the focusin listener).
     event.stopPropagation();
+    const had = focusedIn(this.view.dom.root);
+    const opener = this.openerOf(had);
+    this.key(event);
+    if (had) this.keepFocus(had, opener);
+  }
+
+  /** @param {KeyboardEvent} event */
+  key(event) {
     const target = event.target;
     if (!(target instanceof HTMLElement)) return;
     if (target.closest("input, textarea, select")) {
@@ -1950,10 +2060,12 @@ class PyramidView {
     const dom = this.dom;
     const previous = this.state;
     this.state = state;
-    const hadFocus = dom.root.contains(document.activeElement);
-    const focusedKey = hadFocus ? this.input.keyOf(document.activeElement) : null;
+    const focused = focusedIn(dom.root);
+    const hadFocus = focused != null;
+    const focusedKey = this.input.keyOf(focused);
     // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
-    const animate = previous && !["new", "restart", "puzzle"].includes(state.event.action);
+    const dealt = ["new", "restart", "puzzle"].includes(state.event.action);
+    const animate = previous && !dealt;
 
     patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
     patchStock(dom.stock, state);
@@ -1964,21 +2076,29 @@ class PyramidView {
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
 
-    if (this.ui.selected && !state.playable.includes(this.ui.selected)) this.ui.selected = null;
+    // A selection belongs to the game it was made in: another deal or game drops it. (The
+    // event stays what last changed the position: a hint or a pause after it changes none.)
+    const positionChanged = !previous || previous.position_version !== state.position_version;
+    const replaced = positionChanged && (dealt || state.event.action === "continue");
+    if (this.ui.selected && (replaced || !state.playable.includes(this.ui.selected))) {
+      this.ui.selected = null;
+    }
     this.paintHighlights();
 
-    if (!previous || previous.position_version !== state.position_version) {
-      this.narrate(state, previous);
-    }
-    this.showNotice(state);
+    if (positionChanged) this.narrate(state, previous);
+    const noticeOpened = this.showNotice(state);
     this.showOffer(state);
     this.showRecords(state);
     this.showRules(state);
-    this.showReview(state);
+    const reviewBuilt = this.showReview(state);
     patchControls(dom.root, dom.buttons, state); // after the notices: their buttons too
     dom.root.dataset.version = String(state.version);
     this.notifyDrawn(state.version);
     this.input.restoreFocus(hadFocus, focusedKey);
+    // What opens while the player is on the board comes into view (a move or a button of
+    // this view opened it); a change made from a cell leaves the notebook where it is.
+    if (hadFocus && noticeOpened) this.focusNotice();
+    if (hadFocus && reviewBuilt) reveal(dom.review);
   }
 
   /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
@@ -2043,14 +2163,14 @@ class PyramidView {
     this.announce(words.announce);
   }
 
-  /** @param {State} state */
+  /** @param {State} state @returns {boolean} whether a notice opened */
   showNotice(state) {
     const notice = currentNotice(state);
     const shown = notice && (notice.kind === "paused" || !this.ui.closed.has(notice.key));
     const panel = this.dom.panel;
     // Drawn again when its words or what it offers change, not only when the position does.
     const drawn = notice && JSON.stringify([notice, state.options.winnable_only]);
-    patchRegion(panel, shown && notice ? drawn : null, () => {
+    return patchRegion(panel, shown && notice ? drawn : null, () => {
       if (!notice) return [];
       const { title, lines, box } = noticeContent(state, notice, this.catalog);
       panel.dataset.kind = notice.kind;
@@ -2085,26 +2205,39 @@ class PyramidView {
     patchRegion(this.dom.rules, key, () => rulesContent(rules));
   }
 
-  /** @param {State} state */
+  /** @param {State} state @returns {boolean} whether the review was (re)built */
   showReview(state) {
     const review = state.review;
     const box = this.dom.review;
     const built = patchRegion(box, review ? JSON.stringify(review) : null, () =>
       review ? reviewContent(review, this.catalog) : [],
     );
-    if (!review) return;
+    if (!review) return false;
     if (built && review.status === "done") this.announce(review.summary);
     const row = patchReviewCurrent(box, this.model.get("moves").length);
     if (row) keepInView(row);
+    return built;
+  }
+
+  /** A notice that opens while the player is on the board: its first action takes the focus
+   * (keys then act on it, as in a dialog), and it is scrolled into view. */
+  focusNotice() {
+    const first = asHtml(this.dom.panel.querySelector(".pw-panel-actions button"));
+    if (first) first.focus({ preventScroll: true });
+    const box = asHtml(this.dom.panel.firstElementChild);
+    if (box) reveal(box);
   }
 
   /** The open Game menu reaches from the top of the widget down to the button row, no
-   * further (it lies over the board, and a longer menu scrolls inside). */
+   * further (it lies over the board, and a longer menu scrolls inside), and is scrolled into
+   * view. */
   fitMenu() {
     const { root, controls, menu } = this.dom;
     if (!menu.menu.open) return;
     const room = controls.getBoundingClientRect().top - root.getBoundingClientRect().top - 10;
     menu.menu.style.setProperty("--pw-menu-room", `${Math.max(160, Math.floor(room))}px`);
+    const body = asHtml(menu.menu.querySelector(".pw-menu-body"));
+    if (body) reveal(body);
   }
 
   // ------------------------------------------------------------------ local UI

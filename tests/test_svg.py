@@ -491,7 +491,9 @@ def test_card_edges_and_marks_are_visible_and_cards_in_play_stand_out(theme):
 
     face, edge, inks = look("in_play")
     covered_face, covered_edge, covered_inks = look("covered")
-    assert covered_face != face, "covered cards are dimmed"
+    # Covered cards are dimmed by a step, not a shade: as much as the light theme's 232 grey
+    # against white (1.23:1).
+    assert contrast(face, covered_face) >= 1.2, "covered cards are dimmed"
     # Card edges against the table and against a covered card they lie on (WCAG 1.4.11: 3:1).
     for outline in (edge, covered_edge):
         assert contrast(outline, background) >= 3

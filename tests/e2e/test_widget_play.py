@@ -1,9 +1,9 @@
 """Playing the widget in a real JupyterLab and a real Chromium, as a player and as a notebook
-user: clicks, keys, cells, and what the kernel's game says afterwards."""
+user: clicks, cells, and what the kernel's game says afterwards (keys: test_widget_keys.py)."""
 
 from __future__ import annotations
 
-from harness import cell_count, has_class, kernel, open_board, run_code
+from harness import has_class, kernel, open_board, run_code
 from playwright.sync_api import expect
 
 
@@ -120,43 +120,6 @@ def test_draw_recycle_and_undo_on_a_face_down_stock(lab_notebook):
     board.locator('button[data-action="redo"]').click()
     expect(status).to_contain_text("Pass 2 of 3")
     assert kernel(page, "len(w.moves), w.game.can_redo") == "25 False"
-
-
-def test_the_keyboard_plays_and_no_key_reaches_jupyterlab(lab_notebook):
-    page = open_board(lab_notebook, "widget_keys.ipynb")
-    board = page.locator(".pw-root")
-    focused = "() => document.activeElement.dataset.card || document.activeElement.dataset.pile"
-    cells = cell_count(page)
-
-    board.locator(".pw-status").click()  # focus the widget without playing
-    page.keyboard.press("ArrowRight")
-    assert page.evaluate(focused) == "Kc"
-    page.keyboard.press("Enter")
-    expect(board.locator('[data-card="Kc"]')).to_have_count(0)
-    assert page.evaluate(focused) == "Jh"  # the cursor moved to the neighbour
-    for _ in range(5):
-        page.keyboard.press("ArrowRight")
-    assert page.evaluate(focused) == "7h"
-    page.keyboard.press(" ")
-    expect(board.locator('[data-card="7h"]')).to_have_class(has_class("pw-selected"))
-    page.keyboard.press("ArrowUp")
-    assert page.evaluate(focused) == "stock"
-    page.keyboard.press("Enter")
-    expect(board.locator('[data-card="7h"]')).to_have_count(0)
-
-    # d d is JupyterLab's "delete cell" in command mode: inside the widget it draws twice.
-    page.keyboard.press("d")
-    page.keyboard.press("d")
-    expect(board.locator(".pw-status")).to_contain_text("Moves 4")
-    page.keyboard.press("u")
-    expect(board.locator(".pw-status")).to_contain_text("Moves 3")
-    page.keyboard.press("Control+z")
-    expect(board.locator(".pw-status")).to_contain_text("Moves 2")
-    page.keyboard.press("a")  # JupyterLab: insert a cell above
-    page.keyboard.press("b")  # JupyterLab: insert a cell below
-    page.keyboard.press("Escape")
-    assert cell_count(page) == cells
-    assert kernel(page, "w.moves") == "['Kc', '6d+7h']"
 
 
 def test_cells_and_clicks_drive_every_view_alike(lab_notebook):

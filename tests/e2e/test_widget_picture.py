@@ -40,7 +40,7 @@ def test_a_saved_board_shows_its_last_position_once_its_kernel_is_gone(
         page.goto(jupyter_lab.notebook_url("picture_saved.ipynb"), wait_until="domcontentloaded")
         image = page.locator(".pw-picture img")
         expect(image).to_be_visible(timeout=60_000)
-        assert "2 moves" in (image.get_attribute("alt") or "")  # the last position, not the first
+        assert "Moves 2" in (image.get_attribute("alt") or "")  # the last position, not the first
         size = image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]")
         assert size[0] > 100 and size[1] > 100  # the SVG really drew
     finally:

@@ -84,8 +84,8 @@ class HintMode:
             board.judging = False
             if verdict in ("winnable", "unwinnable"):
                 board.lost_from_start = verdict == "unwinnable"
-                if board is session.board:
-                    session.publish()
+                if board.lost_from_start and board is session.board:
+                    session.publish()  # a deal that could be won changes nothing on show
 
         session.jobs.run(
             "judge",

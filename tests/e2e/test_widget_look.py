@@ -283,7 +283,10 @@ def test_panels_open_in_view_and_the_status_line_keeps_its_place(lab_notebook, p
     expect(panel).to_be_visible()  # out of moves, or (now and then) won
     assert board.evaluate(first) == left, status.inner_text()
     assert moved(start, boxes(board)) == [], status.inner_text()
-    first_button = "button undo" if kernel(page, "w.game.outcome") == "stuck" else "button new"
+    # Out of moves offers Undo first; a win, or a deal lost from its start, a new deal.
+    first_button = (
+        "button undo" if kernel(page, "w.state['notice']['kind']") == "stuck" else "button new"
+    )
     panel.locator('button[data-action="look"]').click()
 
     # Records, opening below the board's buttons, with these at the bottom edge of the view;

@@ -71,9 +71,7 @@ class PyramidWidget(anywidget.AnyWidget):
     state = traitlets.Dict(help="What every view renders; no unseen card in it.").tag(sync=True)
     moves = traitlets.List(traitlets.Unicode(), help="The move log, in notation.").tag(sync=True)
     catalog = traitlets.Dict(help="The menus' tables and the protocol's actions.").tag(sync=True)
-    drawn = traitlets.Int(0, help="The state version a view last drew (marimo reruns).").tag(
-        sync=True
-    )
+    drawn = traitlets.Int(0, help="The state version a view last drew.").tag(sync=True)
 
     highlight_partners = _option_trait("highlight_partners")
     auto_pair = _option_trait("auto_pair")

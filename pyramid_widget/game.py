@@ -72,6 +72,7 @@ class Game:
         self._redo: list[Move] = []
         self._seen: set[Card] = set(self.cards[:PYRAMID_SIZE]) | set(seen)
         self._see()
+        self._start_seen = frozenset(self._seen)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -372,6 +373,12 @@ class Game:
             return False
         values = {13 - card.value for card in exposed}
         return not any(card.value in values for card in self.position.rest)
+
+    @property
+    def start_seen(self) -> frozenset[Card]:
+        """The cards seen when this game began (a game begun on a later pass has seen its
+        whole stock): what a replay from its start knows."""
+        return self._start_seen
 
     @property
     def all_seen(self) -> bool:

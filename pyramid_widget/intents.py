@@ -17,6 +17,7 @@ player saw. It never imports Jupyter, so every path can be unit tested.
 
 from __future__ import annotations
 
+import json
 import sys
 import traceback
 from collections.abc import Callable, Mapping
@@ -41,6 +42,7 @@ class BadIntent(ValueError):
 
 
 MAX_VIEW_ID = 100
+MAX_SEQ = 2**53 - 1  # the largest whole number JavaScript counts exactly
 MAX_DEPTH = 20
 
 
@@ -268,8 +270,10 @@ def parse_intent(content: Any) -> Intent:
     if content.get("type") != "intent":
         raise BadIntent(f"unknown message type {content.get('type')!r}")
     seq = content.get("seq")
-    if not _int(seq) or seq < 0:
-        raise BadIntent("an intent needs a sequence number 'seq' (a whole number, 0 or more)")
+    if not _int(seq) or not 0 <= seq <= MAX_SEQ:
+        raise BadIntent(
+            "an intent needs a sequence number 'seq' (a whole number from 0 to 2**53 - 1)"
+        )
     view = content.get("view")
     if view is not None and (not isinstance(view, str) or len(view) > MAX_VIEW_ID):
         raise BadIntent(f"'view' must be text of at most {MAX_VIEW_ID} characters")
@@ -327,31 +331,49 @@ def _answer(intent: Intent, done: Any) -> dict:
 class Inbox:
     """What each view's intents were answered, so that a message delivered twice is applied
     at most once: a repeat gets its first ack again. A view numbers its intents upwards, so
-    anything at or below the highest number seen that is no longer remembered is refused."""
+    anything at or below the highest number a view has sent is refused once its ack is no
+    longer kept. Acks are kept for the latest views, within a size; the highest numbers for
+    many more views, so none is forgotten while its page could still send again."""
 
-    KEEP = 64  # acks remembered per view
-    VIEWS = 32  # views remembered (the oldest is forgotten first)
+    KEEP = 64  # acks kept per view
+    VIEWS = 32  # views whose acks are kept (the oldest is forgotten first)
+    BYTES = 1 << 20  # the acks kept, in all (JSON bytes)
+    SEEN = 10_000  # views whose highest number is kept
 
     def __init__(self) -> None:
-        self._views: dict[str | None, tuple[int, dict[int, dict]]] = {}
+        self._acks: dict[str | None, dict[int, tuple[dict, int]]] = {}
+        self._highest: dict[str | None, int] = {}
+        self._bytes = 0
 
     def answer(self, intent: Intent) -> dict | None:
         """The ack this intent already got, a refusal if it is too old to tell, or None."""
-        highest, acks = self._views.get(intent.view, (-1, {}))
-        if intent.seq in acks:
-            return dict(acks[intent.seq])
-        if intent.seq <= highest:
+        kept = self._acks.get(intent.view, {}).get(intent.seq)
+        if kept is not None:
+            return dict(kept[0])
+        if intent.seq <= self._highest.get(intent.view, -1):
             return ack(intent, False, ANSWERED, None)
         return None
 
     def keep(self, intent: Intent, answer: dict) -> None:
-        highest, acks = self._views.pop(intent.view, (-1, {}))
-        acks[intent.seq] = answer
+        view, size = intent.view, len(json.dumps(answer))
+        acks = self._acks.pop(view, {})
+        acks[intent.seq] = (answer, size)
+        self._acks[view] = acks  # the latest view last
+        self._bytes += size
+        self._highest[view] = max(self._highest.pop(view, -1), intent.seq)
         while len(acks) > self.KEEP:
-            del acks[min(acks)]
-        self._views[intent.view] = (max(highest, intent.seq), acks)
-        while len(self._views) > self.VIEWS:
-            del self._views[next(iter(self._views))]
+            self._forget(view, min(acks))
+        while len(self._acks) > self.VIEWS or self._bytes > self.BYTES:
+            oldest = next(iter(self._acks))
+            self._forget(oldest, min(self._acks[oldest]))
+        while len(self._highest) > self.SEEN:
+            del self._highest[next(iter(self._highest))]
+
+    def _forget(self, view: str | None, seq: int) -> None:
+        acks = self._acks[view]
+        self._bytes -= acks.pop(seq)[1]
+        if not acks:
+            del self._acks[view]
 
 
 class Desk:

@@ -2,9 +2,9 @@
 
 A puzzle waits for the move that keeps the win ("find"): a wrong move is refused and explained
 (the puzzle knows why each losing move loses). Once it is found the player plays on to the win
-("play"), and a move that throws the win away is refused there too (the exact solver judges:
-every card of a puzzle has been seen, or its answer holds whatever order the unseen ones lie
-in). A won position is "solved". The run keeps a score for the session.
+("play"), and a move that throws the win away whatever order the unseen cards lie in is refused
+there too: the judge knows only what the player has seen, as the puzzles themselves are fair.
+A won position is "solved", once. The run keeps a score for the session.
 
 `PuzzleMode` is the mode on a session: it sets the game in play aside while puzzles are on the
 board and brings it back as it was. Nothing here reaches a front end but `PuzzleRun.view()`,
@@ -21,6 +21,7 @@ from .board import Board
 from .game import Game, IllegalMove, Move
 from .puzzles import Puzzle, PuzzleSet
 from .puzzles import load as load_puzzles
+from .puzzles.mining import arrangements
 from .records import Recorder
 from .rules import Rules
 from .store import NullStore
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from .session import GameSession
 
 PLAY_ON_CHECK_S = 2.0
-"""Seconds the solver may take to judge one move of the play-on (an undecided one is let by)."""
+"""Seconds the solver may take on one order of the unseen cards when it judges a move of the
+play-on (an order it cannot settle lets the move by)."""
 
 
 @dataclass
@@ -62,7 +64,7 @@ class PuzzleRun:
         self.said: str | None = None
         self.said_kind: str | None = None  # "refused", "right" or "solved"
         self.wrong = 0
-        self.moved = False
+        self.moved = self.counted = False
         return puzzle.game()
 
     @property
@@ -86,14 +88,10 @@ class PuzzleRun:
             return self.said
         if self.phase == "solved":
             return None  # the engine refuses moves on a won game
-        after = game.copy()
-        after.play(move)
-        if after.is_won:
+        if not _loses_every_way(game, move):
             return None
-        if solver.solve(after, time_limit=PLAY_ON_CHECK_S).status == "unwinnable":
-            self._say("refused", words.throws_the_win_away(move.text))
-            return self.said
-        return None
+        self._say("refused", words.throws_the_win_away(move.text))
+        return self.said
 
     def played(self, game: Game, move: Move) -> None:
         """After a move the puzzle let through: the answer found, or the win reached."""
@@ -103,15 +101,20 @@ class PuzzleRun:
             self._say("right", words.found(move.text))
         if game.is_won:
             self.phase = "solved"
-            self.score.solved += 1
-            self.score.first_try += self.wrong == 0
+            if not self.counted:  # a puzzle is solved once, however often it is won again
+                self.counted = True
+                self.score.solved += 1
+                self.score.first_try += self.wrong == 0
             self._say("solved", words.solved(self.wrong))
 
     def undone(self, game: Game) -> None:
-        """Undo or restart: back at the puzzle's position, the answer is to be found again."""
-        if self.phase != "solved" and not game.history:
+        """Undo or restart: back at the puzzle's position, the answer is to be found again;
+        a win taken back is a game to play on again."""
+        if not game.history:
             self.phase = "find"
             self._say(None, None)
+        elif self.phase == "solved" and not game.is_won:
+            self.phase = "play"
 
     def _say(self, kind: str | None, words: str | None) -> None:
         self.said_kind, self.said = kind, words
@@ -139,6 +142,18 @@ class PuzzleRun:
                 "first_try": self.score.first_try,
             },
         }
+
+
+def _loses_every_way(game: Game, move: Move) -> bool:
+    """The exact solver proves that `move` loses the game whatever order the cards the player
+    has not seen lie in (`mining.arrangements`): a verdict on what the player has seen only,
+    as the puzzles themselves are fair. An order it cannot settle in time lets the move by."""
+    for order in (game, *arrangements(game)):
+        after = order.copy()
+        after.play(move)
+        if after.is_won or solver.solve(after, time_limit=PLAY_ON_CHECK_S).status != "unwinnable":
+            return False
+    return True
 
 
 def choose(

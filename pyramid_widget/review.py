@@ -271,8 +271,9 @@ def _replay(game: Game) -> list[Game]:
     from its start (so each knows the cards seen up to then, and no card seen only in an
     undone branch: undoing from the end could not forget those)."""
     start = game.start
-    shown = [*start.waste, *(c for c in game.cards[28:] if c not in start.rest)]
-    replay = Game(game.cards, game.rules, deal_number=game.deal_number, start=start, seen=shown)
+    replay = Game(
+        game.cards, game.rules, deal_number=game.deal_number, start=start, seen=game.start_seen
+    )
     positions = [replay.copy()]
     for move in game.history:
         replay.play(move)

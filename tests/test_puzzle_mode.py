@@ -9,10 +9,15 @@ import itertools
 import json
 
 import pytest
-from helpers import cards_named
+from helpers import FakeTime, cards_named
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pyramid_widget import IllegalMove, Move, puzzles, solve
 from pyramid_widget.intents import Desk
+from pyramid_widget.puzzle_mode import PuzzleRun
+from pyramid_widget.puzzles import PuzzleSet
+from pyramid_widget.puzzles.mining import arrangements
 from pyramid_widget.session import GameSession
 from pyramid_widget.view import NO_HINTS_IN_PUZZLES
 from pyramid_widget.words import NO_PUZZLE
@@ -156,3 +161,86 @@ def test_nothing_sent_names_an_answer_or_an_unseen_card():
             if puzzle.unseen:  # once every card is seen, the code gives nothing away
                 assert puzzle.code not in text and f'"deal": {puzzle.deal}' not in text
         assert Move.parse(puzzle.answers[0].move)  # answers are kept in Python only
+
+
+# ------------------------------------------------------------------ fair play-on
+HIDING = [puzzle for puzzle in puzzles.load() if puzzle.unseen]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=st.sampled_from(HIDING), which=st.integers(0, 10**6))
+def test_play_on_judges_twin_boards_alike(puzzle, which):
+    """Two boards that look the same to the player (the unseen cards in another order) get
+    the same verdict on every move of the play-on."""
+    game = puzzle.game()
+    game.play(puzzle.answers[0].move)
+    twins = [game, *arrangements(game)]
+    twin = twins[which % len(twins)]
+    for move in game.legal_moves():
+        verdicts = []
+        for board_game in (game, twin):
+            run = PuzzleRun(PuzzleSet([puzzle]), puzzle, away=None)  # type: ignore[arg-type]
+            run.phase = "play"
+            verdicts.append(run.refusal(board_game, move) is None)
+        assert verdicts[0] == verdicts[1], (puzzle.id, str(move))
+
+
+def test_the_issues_puzzle_lets_a_draw_by_on_every_twin():
+    """After its answer a draw loses on the board as dealt, but wins in another order of the
+    three unseen cards: it is no sure loss to the player, so no board refuses it."""
+    puzzle = puzzles.load().get("167450eb08dc")
+    game = puzzle.game()
+    game.play(puzzle.answers[0].move)
+    for board_game in (game, *arrangements(game)):
+        run = PuzzleRun(PuzzleSet([puzzle]), puzzle, away=None)  # type: ignore[arg-type]
+        run.phase = "play"
+        assert run.refusal(board_game, Move.parse("draw")) is None
+
+
+# ------------------------------------------------------------------ solved once
+def won_puzzle(session: GameSession) -> list[str]:
+    """Open the first easy puzzle and play its winning line; return that line."""
+    puzzle = session.puzzles.open(difficulty="easy")
+    line = [str(puzzle.answers[0].move)]
+    session.play(line[0])
+    while not session.game.is_won:
+        move = solve(session.game).moves[0]
+        session.play(move)
+        line.append(str(move))
+    return line
+
+
+def test_a_puzzle_is_solved_once_however_often_its_win_is_taken_back_and_played_again():
+    session = board()
+    line = won_puzzle(session)
+    for _ in range(3):
+        session.undo()
+        assert session.state["puzzle"]["phase"] == "play"
+        session.play(line[-1])
+    assert session.state["puzzle"]["score"]["solved"] == 1
+
+
+def test_after_a_restart_the_answer_is_to_be_found_again():
+    session = board()
+    won_puzzle(session)
+    session.restart()
+    assert session.state["puzzle"]["phase"] == "find"
+    wrong = session.puzzles.puzzle.alternatives[0]
+    with pytest.raises(IllegalMove):
+        session.play(wrong.move)
+    assert session.state["puzzle"]["score"]["solved"] == 1
+
+
+# ------------------------------------------------------------------ the clock
+def test_a_puzzle_opened_and_closed_while_paused_leaves_the_clock_stopped(tmp_path):
+    clock = FakeTime()
+    session = GameSession("classic", deal=42, store=tmp_path / "db.sqlite3", threads=False,
+                          clock=clock)  # fmt: skip
+    session.draw()
+    clock.now += 10
+    session.pause()
+    session.puzzles.open()
+    session.puzzles.close()
+    clock.now += 3600
+    assert session.paused and session.elapsed == 10
+    assert not session.state["clock"]["running"]

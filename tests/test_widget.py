@@ -415,3 +415,26 @@ def test_constructor_choices():
 def test_the_front_end_ships_with_the_widget():
     assert "export default" in str(PyramidWidget._esm)
     assert ".pw-root" in str(PyramidWidget._css)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [{"moves": ["Kc", "Qh+Ad"]}, {"state": {"status": {"moves": 99}}}, {"catalog": {}}],
+)
+def test_a_view_that_writes_pythons_traits_changes_nothing_and_gets_the_truth_back(written):
+    widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    widget.play("Kc")
+    before = {name: copy.deepcopy(getattr(widget, name)) for name in ("state", "moves", "catalog")}
+    sent: list[dict] = []
+    widget._send = lambda msg, buffers=None: sent.append(msg)
+    widget.set_state(written)  # what the comm does with a view's update
+    assert {name: getattr(widget, name) for name in before} == before
+    [name] = written
+    updates = [msg["state"] for msg in sent if msg.get("method") == "update"]
+    assert updates and updates[-1][name] == json.loads(json.dumps(before[name]))
+
+
+def test_a_view_may_still_say_what_it_drew():
+    widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    widget.set_state({"drawn": 3, "moves": ["Kc"]})
+    assert widget.drawn == 3 and widget.moves == []

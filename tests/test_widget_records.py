@@ -321,9 +321,10 @@ def test_the_board_plays_on_while_a_review_thinks_and_a_stale_review_is_dropped(
     front = Front(widget)
     for move in SOLUTION:
         widget.play(move)
+    moved = widget.state["position_version"]
     assert front.intent("review")["ok"]
     assert widget.state["review"] == REVIEWING
-    assert widget.state["position_version"] == widget.state["version"] - 1  # not a move
+    assert widget.state["position_version"] == moved  # not a move
     assert front.intent("review")["ok"] and widget.state["review"] == REVIEWING  # once
     slow_review.release.set()
     wait_for(lambda: widget.state["review"] != REVIEWING)
@@ -343,6 +344,25 @@ def test_the_board_plays_on_while_a_review_thinks_and_a_stale_review_is_dropped(
     slow_review.release.set()
     wait_for(lambda: not any(t.name == "pyramid-review" for t in threading.enumerate()))
     assert widget.state["review"] is None and widget.game.deal_number == 4
+
+
+def test_asking_for_the_review_again_and_again_runs_one_review_at_a_time(slow_review):
+    """200 review / review_close pairs while a review is being made start no second one; the
+    last one asked for is shown, once it is ready."""
+    widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    front = Front(widget)
+    for move in SOLUTION:
+        widget.play(move)
+    running = []
+    for _ in range(200):
+        assert front.intent("review")["ok"] and front.intent("review_close")["ok"]
+        running.append(sum(t.name == "pyramid-review" for t in threading.enumerate()))
+    assert max(running) == 1
+    assert front.intent("review")["ok"]
+    slow_review.release.set()
+    wait_for(lambda: widget.state["review"] != REVIEWING)
+    assert widget.state["review"]["rows"][-1]["after"] == "won"
+    wait_for(lambda: not any(t.name == "pyramid-review" for t in threading.enumerate()))
 
 
 def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):

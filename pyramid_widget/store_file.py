@@ -224,15 +224,18 @@ class StoreFile:
         base = self.path.resolve().as_uri()
         refused: sqlite3.Error | None = None
         for query in ("mode=ro", "immutable=1"):
-            conn = _connect(f"{base}?{query}", uri=True)
+            conn: sqlite3.Connection | None = None
             try:
+                # connecting opens the file: a file this user may not read fails right here
+                conn = _connect(f"{base}?{query}", uri=True)
                 conn.execute("BEGIN")
                 try:
                     empty = self._inspect(conn, check_pages=True) == 0
                 finally:
                     _end(conn)
             except sqlite3.Error as error:
-                conn.close()
+                if conn is not None:
+                    conn.close()
                 if _is_corruption(error):
                     raise StoreError(
                         f"the records database {self.path} is damaged ({error}) and read-only, "
@@ -243,11 +246,14 @@ class StoreFile:
                 refused = error
                 continue
             except BaseException:
-                conn.close()
+                if conn is not None:
+                    conn.close()
                 raise
             self.empty = empty
             self._identity = _identity(self.path)
             return conn
+        if not os.access(self.path, os.R_OK):
+            raise StoreError(f"the records database {self.path} cannot be read by this user")
         raise StoreError(f"cannot read records database {self.path}: {refused}")
 
     def _inspect(self, conn: sqlite3.Connection, *, check_pages: bool) -> int:

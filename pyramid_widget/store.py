@@ -18,7 +18,16 @@ from pathlib import Path
 
 from .game import Game
 from .locks import hold_owner_lock, owner_alive, owner_token
-from .records import AnyStore, FinishedGame, Outcome, Records, Result, SavedGame, summarize
+from .records import (
+    AnyStore,
+    FinishedGame,
+    Outcome,
+    Records,
+    Result,
+    SavedGame,
+    can_count,
+    summarize,
+)
 from .rules import Rules
 from .schema import SELECT_GAMES, SELECT_OUTCOMES, Row, decode, moment, shown, timestamp
 from .store_file import ENV_VAR, StoreError, StoreFile, default_path
@@ -163,8 +172,8 @@ class Store:
 
         A finished game never changes again: returns False (and writes nothing) if it already
         was finished, or if the database is read-only; True when saved. It is kept as practice
-        (see records.py) when `practice` says so or it did not begin at its deal's start, and
-        once practice, it stays practice.
+        (see records.py) when `practice` says so or `can_count` refuses the game, and once
+        practice, it stays practice.
         """
         if not isinstance(game_id, str) or not game_id:
             raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
@@ -187,7 +196,7 @@ class Store:
             "result": result,
             "owner": _owner(),
             "now": timestamp(),
-            "practice": int(practice or not game.from_deal_start),
+            "practice": int(practice or not can_count(game)),
         }
         if self.read_only:
             return False
@@ -285,7 +294,9 @@ class Store:
             except ValueError as error:
                 self._set_aside(row.rowid, row.game_id, f"its save cannot be continued ({error})")
                 continue
-            return SavedGame(row.game_id, game, row.elapsed, row.started_at, row.saved_at)
+            return SavedGame(
+                row.game_id, game, row.elapsed, row.started_at, row.saved_at, row.practice
+            )
         return None
 
     def records(self, rules: Rules | str) -> Records:

@@ -4,7 +4,7 @@ Records are never counters bumped in place: `summarize` derives them every time 
 finished games, in the order they finished, so they cannot drift from the history. `Recorder`
 applies the rules while a game is played: autosave, the loss rule and the clock. A store that
 fails (disk full, locked for too long) never stops the game: the error becomes a warning and
-play goes on.
+play goes on (a `Store` writes the save that failed later: see `Store.save`).
 
 This module is below the store: it defines what a store hands back (`SavedGame`,
 `FinishedGame`) and what a Recorder needs of one (`AnyStore`); `store.py` imports it, never the

@@ -295,8 +295,8 @@ def continue_offer(rules: str, moves: int, cleared: int, clock: str) -> str:
 RECORDS_COUNT = (
     "A game counts once it is won or given up. Restarting it, or playing another deal (or "
     "continuing another saved game) after its first move, gives it up: that is a loss. Being "
-    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
-    "position) count as played, never for bests or streaks."
+    "out of moves is not a loss until you leave the deal. Practice games (from a layout, a "
+    "position or a reviewed game) count as played, never for bests or streaks."
 )
 RECORDS_OFFER = (
     "Each new board offers to continue the last unfinished game of its rules; a first move on "

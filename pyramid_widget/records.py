@@ -286,8 +286,9 @@ class Recorder:
 
     @property
     def at_stake(self) -> bool:
-        """Leaving this attempt now (a restart, another deal) would record it as lost."""
-        return self._started and not self._finished and self.store.saving
+        """Leaving this attempt now (a restart, another deal) would record it as lost: a
+        practice game leaves no loss, so nothing is at stake in it."""
+        return self._started and not self._finished and self.store.saving and not self._practice
 
     @property
     def elapsed(self) -> float:

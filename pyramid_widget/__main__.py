@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 from .deals import MAX_DEAL
 from .game import Game
 from .rules import Rules
+from .words import quoted
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,9 +53,11 @@ def _deal_range(text: str) -> range:
     try:
         a, b = int(first), int(last if sep else first)
     except ValueError:
-        raise _BadInput(f"--deals takes a range like 1-1000, not {text!r}") from None
+        raise _BadInput(f"--deals takes a range like 1-1000, not {quoted(text)}") from None
     if a < 1 or b < a or b > MAX_DEAL:
-        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B <= {MAX_DEAL}, not {text!r}")
+        raise _BadInput(
+            f"--deals takes a range A-B with 1 <= A <= B <= {MAX_DEAL}, not {quoted(text)}"
+        )
     return range(a, b + 1)
 
 
@@ -62,9 +65,9 @@ def _positive(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {quoted(text)}") from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {quoted(text)}")
     return value
 
 
@@ -142,7 +145,7 @@ def _stats(args: argparse.Namespace) -> int:
     rules = _rules(args.rules)
     deals = _deal_range(args.deals)
     if args.jobs is not None and args.jobs < 1:
-        raise _BadInput(f"--jobs must be 1 or more, not {args.jobs}")
+        raise _BadInput(f"--jobs must be 1 or more, not {quoted(args.jobs)}")
     progress = "auto" if args.progress is None else args.progress
     if args.scheduler is None:
         result = winnability(

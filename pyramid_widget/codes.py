@@ -25,6 +25,7 @@ from .cards import PYRAMID_SIZE, Card
 from .deals import check_deal_number, parse_layout
 from .position import Position
 from .rules import Rules
+from .words import quoted
 
 CODE_PREFIX = "pw1"
 SAVE_FORMAT = "pyramid-widget-save"
@@ -76,13 +77,13 @@ def read_code(code: str) -> CodeParts:
     if "#" in text and not text.startswith(CODE_PREFIX + ":"):
         rules_text, _, number_text = text.rpartition("#")
         if not number_text.isdigit():
-            raise ValueError(f"unknown deal code {code!r}: expected '<rules>#<number>'")
+            raise ValueError(f"unknown deal code {quoted(code)}: expected '<rules>#<number>'")
         number = check_deal_number(int(number_text))
         return CodeParts(Rules.parse(rules_text or "classic"), number=number)
     parts = text.split(":")
     if parts[0] != CODE_PREFIX or len(parts) != 10:
         raise ValueError(
-            f"unknown game code {_short(code)}: expected {CODE_PREFIX}:... with 10 fields"
+            f"unknown game code {quoted(code)}: expected {CODE_PREFIX}:... with 10 fields"
         )
     _, rules_text, deck, removed_h, rest_h, waste_t, pass_t, moves_t, score_t, seen_h = parts
     rules = Rules.parse(rules_text)
@@ -151,11 +152,11 @@ def read_save(text: str) -> SaveParts:
         raise ValueError("save has no schema version")
     if version > SAVE_VERSION:
         raise ValueError(
-            f"save written by a newer pyramid-widget (schema {version}); "
+            f"save written by a newer pyramid-widget (schema {quoted(version)}); "
             f"this version reads schema {SAVE_VERSION}: upgrade to open it"
         )
     if version < 1:
-        raise ValueError(f"unknown save schema {version}")
+        raise ValueError(f"unknown save schema {quoted(version)}")
     missing = {"rules", "start", "moves", "redo", "seen", "position"} - set(data)
     if missing:
         raise ValueError(f"save is missing {', '.join(sorted(missing))}")
@@ -178,7 +179,3 @@ def read_save(text: str) -> SaveParts:
         seen=frozenset(Card.parse(card) for card in seen),
         position=data["position"],
     )
-
-
-def _short(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")

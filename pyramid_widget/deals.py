@@ -20,6 +20,7 @@ import secrets
 from collections import Counter
 
 from .cards import DECK, Card
+from .words import quoted
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = 2**32 - 1
@@ -40,7 +41,7 @@ def splitmix64(seed: int):
 def check_deal_number(number: object) -> int:
     """Return the number if it names a deal, else raise ValueError saying what is accepted."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
-        raise ValueError(f"unknown deal {number!r}: deal numbers run from 1 to {MAX_DEAL}")
+        raise ValueError(f"unknown deal {quoted(number)}: deal numbers run from 1 to {MAX_DEAL}")
     return number
 
 

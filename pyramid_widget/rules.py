@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
-from .words import rules_sections, rules_summary
+from .words import quoted, rules_sections, rules_summary
 
 WinCondition = Literal["pyramid", "deck"]
 
@@ -42,10 +42,10 @@ class Rules:
             isinstance(self.passes, bool) or not isinstance(self.passes, int) or self.passes < 1
         ):
             raise ValueError(
-                f"passes must be a whole number from 1 up, or None; not {self.passes!r}"
+                f"passes must be a whole number from 1 up, or None; not {quoted(self.passes)}"
             )
         if self.win not in ("pyramid", "deck"):
-            raise ValueError(f"win must be 'pyramid' or 'deck', not {self.win!r}")
+            raise ValueError(f"win must be 'pyramid' or 'deck', not {quoted(self.win)}")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -54,7 +54,7 @@ class Rules:
             base = PRESETS[name]
         except KeyError:
             known = ", ".join(PRESETS)
-            raise ValueError(f"unknown rules {name!r}; known presets: {known}") from None
+            raise ValueError(f"unknown rules {quoted(name)}; known presets: {known}") from None
         return replace(base, **overrides) if overrides else base
 
     @property
@@ -92,7 +92,7 @@ class Rules:
             key, sep, raw = part.partition("=")
             key = key.strip()
             if not sep or key not in known:
-                raise ValueError(f"unknown rules setting {part!r}")
+                raise ValueError(f"unknown rules setting {quoted(part)}")
             overrides[key] = _read(key, raw.strip())
         return cls.preset(head, **overrides)
 
@@ -104,7 +104,7 @@ class Rules:
         if isinstance(rules, str):
             return cls.parse(rules)
         if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
+            raise ValueError(f"rules must be a Rules or a preset name, not {quoted(rules)}")
         return rules
 
     def to_dict(self) -> dict[str, Any]:
@@ -158,7 +158,7 @@ def _read(key: str, raw: str) -> Any:
         if low in ("none", "unlimited", "inf"):
             return None
         if not low.isdigit():
-            raise ValueError(f"passes must be a number or 'unlimited', not {raw!r}")
+            raise ValueError(f"passes must be a number or 'unlimited', not {quoted(raw)}")
         return int(low)
     if key == "win":
         return low
@@ -166,7 +166,7 @@ def _read(key: str, raw: str) -> Any:
         return True
     if low in ("false", "0", "no", "off"):
         return False
-    raise ValueError(f"{key} must be true or false, not {raw!r}")
+    raise ValueError(f"{key} must be true or false, not {quoted(raw)}")
 
 
 PRESETS: dict[str, Rules] = {

@@ -23,7 +23,7 @@ from typing import Any
 
 from .cards import PYRAMID_SIZE, Card
 from .deals import check_deal_number, parse_layout
-from .position import Position
+from .position import MAX_MOVES, Position
 from .rules import Rules
 from .words import quoted
 
@@ -90,18 +90,41 @@ def read_code(code: str) -> CodeParts:
     if len(deck) != 104:
         raise ValueError("game code: the deck field must hold 52 cards of 2 characters")
     cards = parse_layout(" ".join(deck[k : k + 2] for k in range(0, 104, 2)))
-    try:
-        removed, rest_mask, seen_mask = (int(h, 16) for h in (removed_h, rest_h, seen_h))
-        waste_count, pass_number, moves, score = (
-            int(t) for t in (waste_t, pass_t, moves_t, score_t)
+    removed, rest_mask, waste_count, pass_number, moves, score, seen_mask = (
+        _number(raw, *field)
+        for raw, field in zip(
+            (removed_h, rest_h, waste_t, pass_t, moves_t, score_t, seen_h), _NUMBERS, strict=True
         )
-    except ValueError:
-        raise ValueError("game code: a number field is not a number") from None
+    )
     stock_cards = cards[PYRAMID_SIZE:]
     rest = tuple(card for k, card in enumerate(stock_cards) if rest_mask >> k & 1)
     seen = tuple(card for k, card in enumerate(stock_cards) if seen_mask >> k & 1)
     position = Position(removed, rest, waste_count, pass_number, moves, score)
     return CodeParts(rules, cards=cards, position=position, seen=seen)
+
+
+_COUNT_DIGITS = len(str(MAX_MOVES))
+_NUMBERS = (
+    ("pyramid", 16, 7),
+    ("stock", 16, 6),
+    ("waste", 10, _COUNT_DIGITS),
+    ("pass", 10, _COUNT_DIGITS),
+    ("moves", 10, _COUNT_DIGITS),
+    ("score", 10, _COUNT_DIGITS),
+    ("seen", 16, 6),
+)
+"""The number fields of a position code, in order: each one's name, its base and its most
+digits (a mask as many hex digits as it has bits for, a count as many as `MAX_MOVES` has)."""
+
+
+def _number(text: str, name: str, base: int, most: int) -> int:
+    """A number field of a code, read strictly: only its base's ASCII digits (int() would also
+    take a sign, spaces, underscores and other scripts' digits), and no more than `most`."""
+    digits = "0123456789abcdefABCDEF" if base == 16 else "0123456789"
+    if not 0 < len(text) <= most or not set(text) <= set(digits):
+        kind = "hex digits" if base == 16 else "digits"
+        raise ValueError(f"game code: its {name} field must be a number of {most} {kind} at most")
+    return int(text, base)
 
 
 # ---------------------------------------------------------------- JSON saves

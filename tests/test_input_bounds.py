@@ -1,18 +1,21 @@
 """What comes from outside stays in bounds: a refusal quotes at most a short prefix of what it
-was given, however long the field."""
+was given, however long the field; and a code's counts are ones play can reach."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 
 import pytest
+from helpers import random_game
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pyramid_widget import Card, Game, Move, Rules, puzzles, svg
 from pyramid_widget.deals import check_deal_number
 from pyramid_widget.intents import Desk
+from pyramid_widget.rules import PRESETS
 from pyramid_widget.session import GameSession
 from pyramid_widget.words import QUOTE_MOST, quoted
 
@@ -133,3 +136,67 @@ def test_a_refusal_from_python_quotes_at_most_a_prefix_of_what_it_was_given(fiel
             call()  # a field that happens to be good is taken
         except (ValueError, KeyError) as refused:  # KeyError: a puzzle id a set does not hold
             assert len(str(refused)) <= SHORT_REASON, str(refused)[:200]
+
+
+# ------------------------------------------------------------------ counts a code carries
+RULES = [*PRESETS, "classic,passes=1", "classic,passes=unlimited", "open-stock,passes=unlimited"]
+games = st.builds(
+    functools.partial(random_game, undo=0.1),
+    st.sampled_from(RULES),
+    st.integers(1, 5000),
+    st.integers(0, 300),
+    st.integers(0, 10_000),
+)
+
+
+def with_field(code: str, field: int, text: str) -> str:
+    parts = code.split(":")
+    parts[field] = text
+    return ":".join(parts)
+
+
+MOVES = 7  # the move count's field in a position code
+
+
+@SOME
+@given(game=games)
+def test_every_position_play_reaches_has_a_code_that_is_taken(game):
+    """However long the play, with recycles and undo: the counts it reaches are believed."""
+    again = Game.from_code(game.code)
+    assert (again.position, again.seen) == (game.position, game.seen)
+
+
+@SOME
+@given(game=games, extra=st.integers(0, 10**16 - 1), digits=st.integers(17, 5000))
+def test_a_move_count_play_cannot_reach_is_refused_and_changes_nothing(game, extra, digits):
+    """No play makes more moves than 28 + 24 removals, 24 draws a pass and a recycle between
+    passes; a code that says more is refused, in words, and the board keeps its game."""
+    most = 28 + 24 + 24 * game.pass_number + game.pass_number - 1
+    too_many = min(most + 1 + extra, 10**16 - 1)
+    session = GameSession(game.rules, deal=3, store=None, threads=False)
+    before = session.game.to_json()
+    for count in (str(too_many), "9" * digits, str(10**30)):
+        forged = with_field(game.code, MOVES, count)
+        with pytest.raises(
+            ValueError, match=r"impossible position: .* at most \d+ moves|count above|digits"
+        ):
+            Game.from_code(forged)
+        assert not Desk(session).handle(
+            {"type": "intent", "seq": next(SEQ), "action": "new", "code": forged}
+        )["ok"]
+        assert session.game.to_json() == before
+
+
+def test_the_bound_is_the_count_of_a_line_of_draws_and_recycles():
+    """Drawing the whole stock on every pass takes exactly as many moves as the bound allows:
+    one move more is refused."""
+    game = Game.deal(1, "classic,passes=unlimited")
+    for _ in range(2):
+        for _ in range(24):
+            game.draw()
+        game.recycle()
+    for _ in range(5):
+        game.draw()
+    assert Game.from_code(game.code).move_count == 55
+    with pytest.raises(ValueError, match="at most 55 moves, not 56"):
+        Game.from_code(with_field(game.code, MOVES, "56"))

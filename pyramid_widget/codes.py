@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import PYRAMID_SIZE, Card
-from .deals import check_deal_number, parse_layout
+from .deals import check_deal_number, parse_layout, read_deal_number
 from .position import MAX_MOVES, Position
 from .rules import Rules
 from .words import quoted
@@ -76,9 +76,9 @@ def read_code(code: str) -> CodeParts:
     text = code.strip()
     if "#" in text and not text.startswith(CODE_PREFIX + ":"):
         rules_text, _, number_text = text.rpartition("#")
-        if not number_text.isdigit():
+        if not (number_text.isascii() and number_text.isdigit()):
             raise ValueError(f"unknown deal code {quoted(code)}: expected '<rules>#<number>'")
-        number = check_deal_number(int(number_text))
+        number = read_deal_number(number_text)
         return CodeParts(Rules.parse(rules_text or "classic"), number=number)
     parts = text.split(":")
     if parts[0] != CODE_PREFIX or len(parts) != 10:
@@ -168,6 +168,8 @@ def read_save(text: str) -> SaveParts:
         ) from None
     except (RecursionError, UnicodeDecodeError):
         raise ValueError("not a pyramid-widget save (nested too deeply or not text)") from None
+    except ValueError:  # a number of thousands of digits, which Python does not read
+        raise ValueError("not a pyramid-widget save (a number in it is far too long)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise ValueError("not a pyramid-widget save")
     version = data.get("version")

@@ -1,5 +1,6 @@
 """What comes from outside stays in bounds: a refusal quotes at most a short prefix of what it
-was given, however long the field; and a code's counts are ones play can reach."""
+was given, however long the field; a code's counts are ones play can reach; and a number of
+thousands of digits is refused in the player's words."""
 
 from __future__ import annotations
 
@@ -155,7 +156,7 @@ def with_field(code: str, field: int, text: str) -> str:
     return ":".join(parts)
 
 
-MOVES = 7  # the move count's field in a position code
+MOVES, PASS = 7, 6  # the move count's and the pass number's fields in a position code
 
 
 @SOME
@@ -200,3 +201,35 @@ def test_the_bound_is_the_count_of_a_line_of_draws_and_recycles():
     assert Game.from_code(game.code).move_count == 55
     with pytest.raises(ValueError, match="at most 55 moves, not 56"):
         Game.from_code(with_field(game.code, MOVES, "56"))
+
+
+# ------------------------------------------------------------------ numbers too long to read
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda digits: Rules.parse(f"classic,passes={digits}"),
+        lambda digits: Game.from_code(f"classic,passes={digits}#7"),
+        lambda digits: Game.from_code(with_field(Game.deal(1).code, 1, f"classic,passes={digits}")),
+        lambda digits: Game.from_code(with_field(Game.deal(1).code, PASS, digits)),
+        lambda digits: Game.from_code(f"classic#{digits}"),
+        lambda digits: Game.from_json(
+            Game.deal(1).to_json().replace('"deal_number": 1', f'"deal_number": {digits}')
+        ),
+        lambda digits: Rules(passes=10 ** len(digits) - 1),  # as many digits, read from no text
+        lambda digits: Game.deal(10 ** len(digits) - 1),
+    ],
+)
+def test_a_count_of_thousands_of_digits_is_refused_in_the_players_words(read):
+    for digits in ("9" * 5000, "1" + "0" * 4300, "7" * 200):
+        with pytest.raises(ValueError) as refused:
+            read(digits)
+        assert "sys.set_int_max_str_digits" not in str(refused.value)
+        assert len(str(refused.value)) <= SHORT_REASON
+
+
+@pytest.mark.parametrize("passes", ["0", "1000", "²", "٣", "+3", "3_0", " ", "-1", "1e3"])
+def test_a_pass_count_is_a_number_from_1_to_999(passes):
+    with pytest.raises(ValueError, match="passes must be a number from 1 to 999 or 'unlimited'"):
+        Rules.parse(f"classic,passes={passes}")
+    assert Rules.parse("classic,passes=999").passes == 999
+    assert Rules.parse("classic,passes=001").name == "classic,passes=1"

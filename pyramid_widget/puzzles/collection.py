@@ -158,8 +158,12 @@ def order(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
 
 
 def read_puzzles(path: Path | str) -> list[Puzzle]:
-    """The puzzles of a JSON-lines file; ValueError naming the file and line of a bad one."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """The puzzles of a JSON-lines file; ValueError naming the file (and the line) of a bad
+    one, OSError when it cannot be read."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a puzzle file (not UTF-8 text)") from None
     return _parse(lines, str(path))
 
 
@@ -176,7 +180,7 @@ def _parse(lines: list[str], where: str) -> list[Puzzle]:
             continue
         try:
             puzzles.append(Puzzle.from_dict(json.loads(line)))
-        except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        except (ValueError, TypeError, RecursionError) as error:  # a damaged record
             raise ValueError(f"{where}, line {n}: {error}") from None
     return puzzles
 

@@ -752,11 +752,13 @@ class Game:
 def _whole_deck(cards: Iterable[Card]) -> tuple[Card, ...]:
     """The 52 cards of a deal, each a Card and each once; ValueError naming the problem."""
     if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
-        raise ValueError(f"a deal is 52 cards (use Game.from_layout for text), not {cards!r}")
+        raise ValueError(
+            f"a deal is 52 cards (use Game.from_layout for text), not {words.quoted(cards)}"
+        )
     deck = tuple(cards)
     strangers = [card for card in deck if not isinstance(card, Card)]
     if strangers:
-        raise ValueError(f"a deal is 52 cards, and {strangers[0]!r} is not a Card")
+        raise ValueError(f"a deal is 52 cards, and {words.quoted(strangers[0])} is not a Card")
     if len(set(deck)) != 52 or len(deck) != 52:
         parse_layout(format_layout(deck))  # raises with the precise problem
     return deck

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .game import PILES, IllegalMove, Move
-from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE
+from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE, quoted
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -54,11 +54,11 @@ def _int(value: Any) -> bool:
 
 def _card(value: Any, key: str) -> Card:
     if not isinstance(value, str):
-        raise BadIntent(f"a card must be written as text like '5h', not {value!r}")
+        raise BadIntent(f"a card must be written as text like '5h', not {quoted(value)}")
     try:
         return Card.parse(value)
     except ValueError:
-        raise BadIntent(f"unknown card {value!r}") from None
+        raise BadIntent(f"unknown card {quoted(value)}") from None
 
 
 def _target(value: Any, key: str) -> Card | str:
@@ -268,7 +268,7 @@ def parse_intent(content: Any) -> Intent:
     if not isinstance(content, dict):
         raise BadIntent("a message must be an object")
     if content.get("type") != "intent":
-        raise BadIntent(f"unknown message type {content.get('type')!r}")
+        raise BadIntent(f"unknown message type {quoted(content.get('type'))}")
     seq = content.get("seq")
     if not _int(seq) or not 0 <= seq <= MAX_SEQ:
         raise BadIntent(
@@ -279,7 +279,9 @@ def parse_intent(content: Any) -> Intent:
         raise BadIntent(f"'view' must be text of at most {MAX_VIEW_ID} characters")
     name = content.get("action")
     if not isinstance(name, str) or name not in ACTIONS:
-        raise BadIntent(f"unknown action {name!r}; expected one of {', '.join(sorted(ACTIONS))}")
+        raise BadIntent(
+            f"unknown action {quoted(name)}; expected one of {', '.join(sorted(ACTIONS))}"
+        )
     action = ACTIONS[name]
     version = content.get("version")
     if version is not None and (not _int(version) or version < 0):

@@ -168,7 +168,7 @@ def choose(
     if which is not None:
         chosen = chosen if which in chosen else load_puzzles()
         if which not in chosen:
-            raise ValueError(f"no shipped puzzle has the id {which!r}")
+            raise ValueError(f"no shipped puzzle has the id {words.quoted(which)}")
         return chosen, chosen.get(which)
     if not chosen:
         raise ValueError("no shipped puzzle has that theme and difficulty")

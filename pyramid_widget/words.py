@@ -7,15 +7,20 @@ tests/test_design.py fails on a player sentence built anywhere else. Refusals ar
 
 from __future__ import annotations
 
+import reprlib
 from typing import TYPE_CHECKING
-
-from .cards import RANK_NAMES
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from .cards import Card
     from .rules import Rules
+
+
+# ---------------------------------------------------------------------------- cards
+RANK_NAMES = tuple("Ace Two Three Four Five Six Seven Eight Nine Ten Jack Queen King".split())
+SUIT_NAMES = {"c": "Clubs", "d": "Diamonds", "h": "Hearts", "s": "Spades"}
+"""How a card is spoken (`Card.name`: "Five of Hearts"): the ranks' names, Ace first."""
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -78,6 +83,32 @@ def rank_word(value: int, count: int = 1) -> str:
     return word + ("es" if word.endswith("x") else "s")
 
 
+QUOTE_MOST = 40
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict, _SHORT.maxset = 2, 4, 4, 4, 4
+_SHORT.maxstring = _SHORT.maxother = QUOTE_MOST
+
+
+def quoted(value: object) -> str:
+    """The one way a refusal quotes what it was given: its repr, cut to `QUOTE_MOST`
+    characters with an ellipsis, so that a field of a megabyte (or a number of thousands of
+    digits) comes back as a line, never whole.
+
+    >>> quoted("Zz"), quoted("x" * 41), quoted(["Zz"] * 9), quoted(-(10**5000))[:4]
+    ("'Zz'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'", "['Zz', 'Zz', 'Zz', 'Zz', ...]", '-100')
+    """
+    if isinstance(value, str):
+        head = value[:QUOTE_MOST]
+        while len(repr(head)) > QUOTE_MOST + 2:  # an escape ("\x00") counts as what it takes
+            head = head[:-1]
+        return repr(head) if head == value else repr(head)[:-1] + "…" + repr(head)[-1]
+    if isinstance(value, int) and abs(value) >= 10**QUOTE_MOST:  # no repr past 4,300 digits
+        drop = int(abs(value).bit_length() * 0.30102) - QUOTE_MOST  # leaves 40 digits or more
+        return "-" * (value < 0) + str(abs(value) // 10**drop)[:QUOTE_MOST] + "…"
+    text = _SHORT.repr(value)
+    return text if len(text) <= QUOTE_MOST else text[:QUOTE_MOST] + "…"
+
+
 # ---------------------------------------------------------------------------- verdicts
 VERDICT_WORDS: dict[str, str] = {
     "winnable": "can be won",
@@ -121,20 +152,20 @@ NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
 
 def not_a(thing: str, text: object) -> str:
     """Text or a value that names no move or no card: "not a card: 'Zz'"."""
-    return f"not a {thing}: {text!r}"
+    return f"not a {thing}: {quoted(text)}"
 
 
 def malformed_move(kind: object, cards: object, count: int | None) -> str:
     """A hand-built `Move` that is none: an unknown kind (`count` None), or other than its
     `count` cards."""
     if count is None:
-        return f"not a move: unknown kind {kind!r}"
-    return f"not a move: a {kind} names {count} card(s), not {cards!r}"
+        return f"not a move: unknown kind {quoted(kind)}"
+    return f"not a move: a {kind} names {count} card(s), not {quoted(cards)}"
 
 
 def refused_in_replay(number: int, move: object, reason: str) -> str:
     """A replayed move the rules refuse, by its number in the list."""
-    return f"move {number} ({move!s}): {reason}"
+    return f"move {number} ({quoted(str(move))}): {reason}"
 
 
 def refused_redo(reason: str) -> str:

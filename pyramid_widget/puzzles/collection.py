@@ -17,6 +17,7 @@ from typing import overload
 
 from ..deals import splitmix64
 from ..rules import PRESETS, Rules
+from ..words import quoted
 from .puzzle import Puzzle
 from .rating import DIFFICULTIES
 from .themes import THEMES
@@ -65,7 +66,7 @@ class PuzzleSet(Sequence[Puzzle]):
         try:
             return self._puzzles[self._at[puzzle_id]]
         except (KeyError, TypeError):
-            raise KeyError(f"no puzzle {puzzle_id!r} in this set") from None
+            raise KeyError(f"no puzzle {quoted(puzzle_id)} in this set") from None
 
     def index(self, puzzle: Puzzle | str, *args: int) -> int:  # type: ignore[override]
         """Where a puzzle (or an id) stands in the order."""
@@ -112,7 +113,7 @@ class PuzzleSet(Sequence[Puzzle]):
         (5, True)
         """
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"count must be a whole number from 0 up, not {count!r}")
+            raise ValueError(f"count must be a whole number from 0 up, not {quoted(count)}")
         places = list(range(len(self)))
         numbers = splitmix64(seed)
         for i in range(len(places) - 1, 0, -1):
@@ -140,10 +141,14 @@ class PuzzleSet(Sequence[Puzzle]):
 def _chosen(what: str, value: str | Iterable[str] | None, known: tuple[str, ...]) -> set | None:
     if value is None:
         return None
+    if not isinstance(value, str | Iterable):
+        raise ValueError(f"{what} must be a name or names, not {quoted(value)}")
     chosen = {value} if isinstance(value, str) else set(value)
     strangers = sorted(str(item) for item in chosen - set(known))
     if strangers or not chosen:
-        raise ValueError(f"unknown {what} {', '.join(strangers)!r}; known: {', '.join(known)}")
+        raise ValueError(
+            f"unknown {what} {quoted(', '.join(strangers))}; known: {', '.join(known)}"
+        )
     return chosen
 
 
@@ -153,8 +158,12 @@ def order(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
 
 
 def read_puzzles(path: Path | str) -> list[Puzzle]:
-    """The puzzles of a JSON-lines file; ValueError naming the file and line of a bad one."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """The puzzles of a JSON-lines file; ValueError naming the file (and the line) of a bad
+    one, OSError when it cannot be read."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a puzzle file (not UTF-8 text)") from None
     return _parse(lines, str(path))
 
 
@@ -171,7 +180,7 @@ def _parse(lines: list[str], where: str) -> list[Puzzle]:
             continue
         try:
             puzzles.append(Puzzle.from_dict(json.loads(line)))
-        except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        except (ValueError, TypeError, RecursionError) as error:  # a damaged record
             raise ValueError(f"{where}, line {n}: {error}") from None
     return puzzles
 
@@ -180,7 +189,7 @@ def _parse(lines: list[str], where: str) -> list[Puzzle]:
 def shipped(preset: str) -> PuzzleSet:
     """The shipped puzzles of one preset, read once per process."""
     if preset not in SHIPPED:
-        raise ValueError(f"no shipped puzzles for {preset!r}; presets: {', '.join(SHIPPED)}")
+        raise ValueError(f"no shipped puzzles for {quoted(preset)}; presets: {', '.join(SHIPPED)}")
     source = resources.files(__package__).joinpath("data", f"{preset}.jsonl")
     if not source.is_file():
         return PuzzleSet()

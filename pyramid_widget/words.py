@@ -696,6 +696,12 @@ def solved(wrong: int) -> str:
     return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
 
 
+def unreadable_move(text: object) -> str:
+    """Typed text that is no move (`Move.parse`, a student's answer too), and how a move is
+    written."""
+    return f"not a move: {quoted(text)}; write a pair (A♠ + Q♥), a King (K♠), draw or recycle"
+
+
 # ---------------------------------------------------------------------------- the notices
 # The notice over the table when the game is paused, won, out of moves or lost.
 PAUSED_TITLE = "Paused"

@@ -540,10 +540,6 @@ THEME_WORDS: dict[str, tuple[str, str]] = {
         "Recycling now is too soon: use what is in play first.",
     ),
     "kings": ("Kings at once", "A King goes alone and never costs anything: take it."),
-    "short-of-partners": (
-        "Save the partners the pyramid needs",
-        "The wrong move spends a card that a pyramid card needed as its partner.",
-    ),
     "look-ahead": ("Look further ahead", "No simple idea shows the loss: it lies further on."),
 }
 """Each puzzle theme's title and meaning, in the order puzzles list them (`puzzles.THEMES`)."""

@@ -168,6 +168,7 @@ def test_themes_and_difficulty_are_present_and_valid():
     spread = SHIPPED.themes()
     lessons = {"uncover-more", "trapped", "keep-waste", "pass-reserve", "kings"}
     assert lessons <= set(spread), f"every lesson's idea is taught somewhere: {spread}"
+    assert set(spread) == set(THEMES), f"every theme a menu could list has puzzles: {spread}"
     for preset in puzzles.SHIPPED:
         assert len(puzzles.load(preset).difficulties()) == 3, f"{preset} has every difficulty"
 

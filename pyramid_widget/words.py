@@ -588,11 +588,12 @@ def lost_plainly(kind: str, move: str, loss: str) -> str:
     return sentence(f"{after} {loss}")
 
 
-def lost_partner(move: str, card: str, partner: str, freed: list[str]) -> str:
-    """The losing move took the partner that frees less."""
+def lost_partner(move: str, card: str) -> str:
+    """The losing move took the partner of `card` that frees less; which partner frees more
+    is the puzzle's answer, so it is not named."""
     return sentence(
-        f"after {move} the deal can no longer be won: the {card} should go with the {partner}, "
-        f"which frees {join_words(freed)}"
+        f"after {move} the deal can no longer be won: another partner of the {card} frees a "
+        "card this pair leaves covered"
     )
 
 
@@ -609,8 +610,11 @@ RECYCLE_LOSES = sentence(
 )
 
 
-def draw_loses(top: str | None) -> str:
-    covered = f"the {top} goes under the next card, and " if top else ""
+def draw_loses(top: str | None, *, answer: bool = False) -> str:
+    """Drawing loses; `top` is the waste card it covers (None: the waste is empty), not named
+    when it is itself the answer (a King: naming it would give the answer away)."""
+    card = "waste card" if answer else top
+    covered = f"the {card} goes under the next card, and " if top else ""
     return sentence(f"drawing now loses: {covered}no line wins after that")
 
 

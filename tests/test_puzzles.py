@@ -311,6 +311,20 @@ def test_the_lessons_positions_carry_the_lessons_themes():
     assert "pass-reserve" in themes(lesson6)
 
 
+def test_why_a_wrong_move_loses_never_names_an_answer():
+    """What a wrong try is told (`Choice.why` of each alternative) says why it loses, never
+    what wins: no answer's move, nor (but in the wrong move itself) all of an answer's cards."""
+    for puzzle in SHIPPED:
+        for wrong in puzzle.alternatives:
+            rest = wrong.why.replace(wrong.text, "")
+            for answer in puzzle.answers:
+                named = [c.symbol for c in Move.parse(answer.move).cards if c.symbol in rest]
+                assert answer.text not in rest and len(named) < len(answer.move.split("+")), (
+                    puzzle.id,
+                    wrong.why,
+                )
+
+
 # ------------------------------------------------------------------ checking a move
 def test_check_says_right_wrong_and_why_in_card_symbols():
     puzzle = SHIPPED.filter(theme="trapped")[0]

@@ -256,10 +256,18 @@
  */
 
 /**
- * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
+ * The puzzles' themes and difficulties, and each preset's Puzzles menu (view.py `catalog`,
+ * `puzzle_menu`): only the themes, and under each the difficulties, that hold puzzles, each
+ * labelled with its count ("" is "any").
  * @typedef {object} PuzzleCatalog
  * @property {{id: string, title: string, meaning: string}[]} themes
  * @property {{id: string, label: string}[]} difficulties easiest first
+ * @property {Record<string, PuzzleMenuTheme[]>} menus by preset name
+ * @property {string} none what the menu says under rules with no puzzles
+ */
+
+/** One theme of a Puzzles menu and its difficulties.
+ * @typedef {{id: string, label: string, difficulties: {id: string, label: string}[]}} PuzzleMenuTheme
  */
 
 /**
@@ -286,7 +294,7 @@
  *   | {action: "review"}
  *   | {action: "review_step", moves: number}
  *   | {action: "review_close"}
- *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}
+ *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, rules?: string, step?: 1 | -1}
  *   | {action: "puzzle_close"}
  * } Request
  */
@@ -775,6 +783,7 @@ function verdictWords(catalog, verdict) {
  * @property {HTMLParagraphElement} reviewWhy why the review opens later, under its item
  * @property {HTMLSelectElement} puzzleTheme the puzzle filter's theme ("" for any)
  * @property {HTMLSelectElement} puzzleDifficulty the puzzle filter's difficulty ("" for any)
+ * @property {HTMLButtonElement} puzzleOpen opens the first puzzle of the filter
  */
 
 /** The "Game" menu: this game (how to play it, its review), deals (number, daily, code,
@@ -847,7 +856,8 @@ function menuParts() {
   });
   const filterRow = el("div", "pw-row pw-puzzle-filter");
   filterRow.append(puzzleTheme, puzzleDifficulty);
-  puzzles.append(filterRow, actionButton("puzzle-open", "Open a puzzle"));
+  const puzzleOpen = actionButton("puzzle-open", "Open a puzzle");
+  puzzles.append(filterRow, puzzleOpen);
 
   const rules = el("fieldset", "pw-group");
   rules.append(el("legend", "", {}, "Rules (from the next deal)"));
@@ -866,7 +876,7 @@ function menuParts() {
   menu.append(body);
   return {
     menu, summary, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
-    reviewWhy, puzzleTheme, puzzleDifficulty,
+    reviewWhy, puzzleTheme, puzzleDifficulty, puzzleOpen,
   };
 }
 
@@ -889,15 +899,37 @@ function patchCatalog(parts, catalog) {
     return row;
   });
   parts.optionsGroup.replaceChildren(el("legend", "", {}, "Options"), ...rows);
-  const { themes, difficulties } = catalog.puzzles;
-  keepChoice(parts.puzzleTheme, [
-    el("option", "", { value: "" }, "Any theme"),
-    ...themes.map(({ id, title, meaning }) => el("option", "", { value: id, title: meaning }, title)),
-  ]);
-  keepChoice(parts.puzzleDifficulty, [
-    el("option", "", { value: "" }, "Any difficulty"),
-    ...difficulties.map(({ id, label }) => el("option", "", { value: id }, label)),
-  ]);
+  delete parts.puzzleTheme.dataset.drawn;
+}
+
+/** The Puzzles group under the rules on the board (the catalog's menu of that preset): its
+ * themes and, under the theme chosen, its difficulties, each with its count, so that only
+ * choices holding puzzles are offered. Under rules with no puzzles it says so and Open is
+ * greyed. Drawn again only when the rules or the theme chosen change.
+ * @param {MenuParts} parts @param {Catalog} catalog @param {string} rules */
+function patchPuzzleMenu(parts, catalog, rules) {
+  const { puzzleTheme, puzzleDifficulty, puzzleOpen } = parts;
+  if (puzzleTheme.dataset.drawn === `${rules}/${puzzleTheme.value}`) return;
+  const menu = catalog.puzzles.menus[rules] ?? [];
+  const meanings = new Map(catalog.puzzles.themes.map(({ id, meaning }) => [id, meaning]));
+  const themes = menu.map(({ id, label }) => {
+    const option = el("option", "", { value: id }, label);
+    const meaning = meanings.get(id);
+    if (meaning) option.title = meaning;
+    return option;
+  });
+  const none = el("option", "", { value: "" }, catalog.puzzles.none);
+  keepChoice(puzzleTheme, menu.length ? themes : [none]);
+  const theme = menu.find(({ id }) => id === puzzleTheme.value) ?? menu[0];
+  const levels = (theme ? theme.difficulties : []).map(({ id, label }) =>
+    el("option", "", { value: id }, label),
+  );
+  keepChoice(puzzleDifficulty, levels);
+  puzzleTheme.disabled = puzzleDifficulty.disabled = !menu.length;
+  puzzleOpen.setAttribute("aria-disabled", String(!menu.length));
+  if (menu.length) puzzleOpen.removeAttribute("title");
+  else puzzleOpen.title = catalog.puzzles.none;
+  puzzleTheme.dataset.drawn = `${rules}/${puzzleTheme.value}`;
 }
 
 /** Give a select new options, keeping the player's choice if it is still among them.
@@ -1461,7 +1493,7 @@ class Input {
     if (action === "review-close") return this.send({ action: "review_close" });
     if (action === "puzzle-open") {
       /** @type {PuzzleRequest} */
-      const request = { action: "puzzle" };
+      const request = { action: "puzzle", rules: state.rules.name };
       if (menu.puzzleTheme.value) request.theme = menu.puzzleTheme.value;
       if (menu.puzzleDifficulty.value) request.difficulty = menu.puzzleDifficulty.value;
       return this.closeMenuAnd(request);
@@ -1553,6 +1585,8 @@ class Input {
     } else if (target.dataset.setting) {
       const name = `${menu.presetSelect.value},passes=${menu.passesSelect.value}`;
       this.send({ action: "rules", name });
+    } else if (target === menu.puzzleTheme) {
+      this.view.showPuzzleMenu();
     }
   }
 
@@ -2050,8 +2084,15 @@ class PyramidView {
     patchCatalog(this.dom.menu, catalog);
     if (this.state) {
       patchMenuValues(this.dom.menu, this.state);
+      this.showPuzzleMenu();
       patchPuzzle(this.dom.puzzle, this.state.puzzle, catalog);
     }
+  }
+
+  /** The Game menu's Puzzles group, under the rules of the board shown. */
+  showPuzzleMenu() {
+    if (!this.catalog || !this.state) return;
+    patchPuzzleMenu(this.dom.menu, this.catalog, this.state.rules.name);
   }
 
   /** @param {State | null} state */
@@ -2073,6 +2114,7 @@ class PyramidView {
     this.showStatus(state);
     patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
     patchMenuValues(dom.menu, state);
+    this.showPuzzleMenu();
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
 

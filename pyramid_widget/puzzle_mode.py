@@ -171,7 +171,10 @@ def choose(
             raise ValueError(f"no shipped puzzle has the id {words.quoted(which)}")
         return chosen, chosen.get(which)
     if not chosen:
-        raise ValueError("no shipped puzzle has that theme and difficulty")
+        none = not load_puzzles(rules)
+        raise ValueError(
+            words.NO_PUZZLES if none else "no shipped puzzle has that theme and difficulty"
+        )
     return chosen, chosen[0]
 
 

@@ -702,6 +702,16 @@ def unreadable_move(text: object) -> str:
     return f"not a move: {quoted(text)}; write a pair (A♠ + Q♥), a King (K♠), draw or recycle"
 
 
+ANY_THEME = "Any theme"
+ANY_DIFFICULTY = "Any difficulty"
+NO_PUZZLES = "no puzzles ship for these rules"
+
+
+def puzzle_choice(label: str, count: int) -> str:
+    """A choice of the Puzzles menu with how many puzzles it holds: "Easy (56)"."""
+    return f"{label} ({count})"
+
+
 # ---------------------------------------------------------------------------- the notices
 # The notice over the table when the game is paused, won, out of moves or lost.
 PAUSED_TITLE = "Paused"

@@ -13,13 +13,14 @@ from helpers import FakeTime, cards_named
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramid_widget import IllegalMove, Move, puzzles, solve
+from pyramid_widget import IllegalMove, Move, puzzles, solve, words
 from pyramid_widget.intents import Desk
 from pyramid_widget.puzzle_mode import PuzzleRun
 from pyramid_widget.puzzles import PuzzleSet
 from pyramid_widget.puzzles.mining import arrangements
+from pyramid_widget.rules import PRESETS
 from pyramid_widget.session import GameSession
-from pyramid_widget.view import NO_HINTS_IN_PUZZLES
+from pyramid_widget.view import NO_HINTS_IN_PUZZLES, catalog
 from pyramid_widget.words import NO_PUZZLE
 
 
@@ -132,10 +133,60 @@ def test_puzzle_intents_open_step_and_close():
         ({"theme": "nope"}, "unknown theme"),
         ({"id": "000000000000"}, "no shipped puzzle has the id"),
         ({"id": opened.id, "theme": "trapped"}, "takes no theme"),
+        ({"step": 1, "rules": "strict"}, "takes no id, theme, difficulty or rules"),
+        ({"rules": "classic,passes=1"}, words.NO_PUZZLES),
+        ({"rules": "nope"}, "unknown rules"),
     ]:
         answer = intent(session, "puzzle", **bad)
         assert not answer["ok"] and reason in answer["reason"], answer
     assert intent(session, "puzzle_close")["ok"] and session.puzzles.puzzle is None
+
+
+# ------------------------------------------------------------------ the Puzzles menu
+def test_the_puzzles_menu_offers_only_choices_that_hold_puzzles_with_their_counts():
+    menus = catalog()["puzzles"]["menus"]
+    assert set(menus) == set(PRESETS)
+    for preset, menu in menus.items():
+        offered = {(theme["id"], level["id"]) for theme in menu for level in theme["difficulties"]}
+        for theme in [None, *puzzles.THEMES]:
+            for level in [None, *puzzles.DIFFICULTIES]:
+                held = len(puzzles.load(preset, theme=theme, difficulty=level))
+                assert ((theme or "", level or "") in offered) == (held > 0), (preset, theme, level)
+        for theme in menu:
+            title = puzzles.THEMES[theme["id"]].title if theme["id"] else words.ANY_THEME
+            held = len(puzzles.load(preset, theme=theme["id"] or None))
+            assert theme["label"] == f"{title} ({held})"
+            for level in theme["difficulties"]:
+                chosen = puzzles.load(preset, theme["id"] or None, level["id"] or None)
+                assert level["label"].endswith(f" ({len(chosen)})")
+    classic = {theme["id"]: theme for theme in menus["classic"]}
+    assert classic[""]["label"] == f"Any theme ({len(puzzles.load('classic'))})"
+    assert [level["id"] for level in classic["keep-waste"]["difficulties"]] == ["", "medium"]
+
+
+def test_every_choice_the_menu_offers_opens_its_first_puzzle():
+    session = board()
+    for theme in catalog()["puzzles"]["menus"]["strict"]:
+        for level in theme["difficulties"]:
+            fields = {key: value for key, value in (("theme", theme["id"]),
+                      ("difficulty", level["id"])) if value}  # fmt: skip
+            assert intent(session, "puzzle", rules="strict", **fields)["ok"]
+            chosen = puzzles.load("strict", theme["id"] or None, level["id"] or None)
+            assert session.puzzles.puzzle == chosen[0]
+            assert session.state["puzzle"]["count"] == len(chosen)
+
+
+def test_the_menus_counts_agree_with_the_puzzles_load_checks():
+    for preset in puzzles.SHIPPED:
+        shipped = puzzles.load(preset)
+        expected = {(None, None): len(shipped)}
+        for puzzle in shipped:
+            for theme in (None, *puzzle.themes):
+                for level in (None, puzzle.difficulty):
+                    expected[theme, level] = expected.get((theme, level), 0) + 1
+        expected[None, None] = len(shipped)
+        assert dict(puzzles.counts(preset)) == expected
+    assert not puzzles.counts("classic,passes=1")
 
 
 def test_nothing_sent_names_an_answer_or_an_unseen_card():

@@ -160,8 +160,8 @@
  */
 
 /**
- * The session's puzzle score (puzzle_mode.py `Score`): puzzles opened and moved in, solved,
- * solved with no wrong try.
+ * The session's puzzle score (puzzle_mode.py `Score`): puzzles tried (moved in, or the answer
+ * shown), solved (the answer found, not shown), solved with no wrong try.
  * @typedef {{tried: number, solved: number, first_try: number}} PuzzleScore
  */
 
@@ -181,11 +181,15 @@
  * @property {number} [deal] the deal it came from, only once every card is seen
  * @property {number} number its place in the set stepped through, from 1
  * @property {number} count how many puzzles that set holds
- * @property {"find" | "play" | "solved"} phase find the move; play on to the win; won
+ * @property {"find" | "play" | "won"} phase find the answer; play on to the win (optional); won
  * @property {string} prompt what the board asks for now
- * @property {string | null} said the last verdict: why a move was refused, or that it was right
- * @property {"refused" | "right" | "solved" | null} said_kind which of those `said` is
+ * @property {string | null} said the last verdict: why a move was refused, that it was right,
+ *   the answer shown, or what the puzzle counted as once won
+ * @property {"refused" | "right" | "shown" | "won" | null} said_kind which of those `said` is
+ * @property {boolean} solved its answer was found (not shown): it counts as solved
+ * @property {boolean} shown its answer was shown
  * @property {PuzzleScore} score
+ * @property {string} tally the score in words
  */
 
 /**
@@ -295,6 +299,7 @@
  *   | {action: "review_step", moves: number}
  *   | {action: "review_close"}
  *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, rules?: string, step?: 1 | -1}
+ *   | {action: "puzzle_answer"}
  *   | {action: "puzzle_close"}
  * } Request
  */
@@ -1243,6 +1248,7 @@ function keepInView(row) {
  * @property {HTMLElement} themes
  * @property {HTMLElement} prompt what the board asks for now
  * @property {HTMLElement} said the last verdict
+ * @property {HTMLButtonElement} answer "Show the answer", while the answer is to be found
  */
 
 /** The puzzle panel, above the table, never over a card. Each of its lines keeps one height
@@ -1262,19 +1268,15 @@ function puzzleParts() {
   const said = el("p", "pw-puzzle-said");
   talk.append(prompt, said);
   const actions = el("div", "pw-row pw-puzzle-actions");
+  const answer = actionButton("puzzle-answer", "Show the answer");
   actions.append(
+    answer,
     actionButton("puzzle-previous", "Previous"),
     actionButton("puzzle-next", "Next"),
     actionButton("puzzle-close", "Close the puzzle"),
   );
   box.append(head, themes, talk, actions);
-  return { box, title, level, score, themes, prompt, said };
-}
-
-/** "Solved 2 of 3 tried, 1 first try". @param {PuzzleScore} score */
-function puzzleScore(score) {
-  const first = `${score.first_try} first ${score.first_try === 1 ? "try" : "tries"}`;
-  return `Solved ${score.solved} of ${score.tried} tried, ${first}`;
+  return { box, title, level, score, themes, prompt, said, answer };
 }
 
 /** Show the puzzle on the board, or hide the panel out of puzzle mode. The words are
@@ -1291,7 +1293,7 @@ function patchPuzzle(parts, puzzle, catalog) {
   const found = puzzle.deal == null ? "" : `, from deal ${puzzle.deal} after ${puzzle.move} moves`;
   parts.title.title = `Puzzle ${puzzle.id}${found}`;
   parts.level.textContent = `Difficulty: ${puzzle.difficulty}`;
-  parts.score.textContent = puzzleScore(puzzle.score);
+  parts.score.textContent = puzzle.tally;
   const titles = puzzle.theme_titles;
   const themes = `${titles.length === 1 ? "Theme" : "Themes"}: ${titles.join("; ")}`;
   parts.themes.textContent = themes;
@@ -1303,6 +1305,8 @@ function patchPuzzle(parts, puzzle, catalog) {
   parts.prompt.textContent = puzzle.prompt;
   parts.said.textContent = puzzle.said ?? "";
   parts.said.dataset.kind = puzzle.said_kind ?? "";
+  // Kept in its place (hidden, not removed) so that the buttons after it never move.
+  parts.answer.style.visibility = puzzle.phase === "find" ? "" : "hidden";
 }
 
 // =============================================================================== Sync and ack
@@ -1502,6 +1506,7 @@ class Input {
       return this.send({ action: "puzzle", step: action === "puzzle-next" ? 1 : -1 });
     }
     if (action === "puzzle-close") return this.send({ action: "puzzle_close" });
+    if (action === "puzzle-answer") return this.send({ action: "puzzle_answer" });
     if (action === "step" || action === "step-end") {
       return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
@@ -2113,6 +2118,8 @@ class PyramidView {
     patchWaste(dom.waste, state);
     this.showStatus(state);
     patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
+    const shown = state.puzzle?.said_kind === "shown" ? state.puzzle.said : null;
+    if (shown && shown !== previous?.puzzle?.said) this.announce(shown);
     patchMenuValues(dom.menu, state);
     this.showPuzzleMenu();
     dom.root.classList.toggle("pw-paused", state.clock.paused);
@@ -2352,7 +2359,15 @@ class PyramidView {
   /** @param {string} reason @param {CardCode[]} cards */
   refused(reason, cards) {
     this.ui.selected = null;
-    this.say(reason, "error");
+    // A move the puzzle refused is explained in the puzzle panel (the state came first): the
+    // message line stays clear and the reason is only spoken, so it reads once.
+    const puzzle = this.state?.puzzle;
+    if (puzzle && puzzle.said_kind === "refused" && puzzle.said === reason) {
+      this.say("", "info");
+      this.announce(reason);
+    } else {
+      this.say(reason, "error");
+    }
     this.bounce(cards);
     this.paintHighlights();
   }

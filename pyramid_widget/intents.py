@@ -240,6 +240,7 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
             },
             check=_one_way_to_a_puzzle,
         ),
+        "puzzle_answer": Action(lambda s, f: s.puzzles.show_answer()),
         "puzzle_close": Action(lambda s, f: s.puzzles.close()),
     }
 )

@@ -416,9 +416,8 @@ def notice_view(game: Game, extras: Extras, options: ViewOptions) -> dict[str, A
     if extras.paused:
         return notice("paused", words.PAUSED_TITLE, words.PAUSED_LINE)
     if game.is_won and extras.puzzle is not None:
-        score = extras.puzzle["score"]
-        tally = words.puzzle_score(score["tried"], score["solved"], score["first_try"])
-        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, extras.puzzle["said"], tally)
+        puzzle = extras.puzzle
+        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, puzzle["said"], puzzle["tally"])
     if game.is_won:
         score = game.score if game.rules.scoring else None
         lines = words.won_lines(clock_text(extras.elapsed), game.move_count, game.cleared, score)

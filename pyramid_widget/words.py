@@ -673,27 +673,41 @@ def short_of_partners(value: int, in_pyramid: int, partners: int) -> str:
 DEAD_END = "nothing in play pairs, and no card still to come fits the pyramid"
 
 
-# Puzzle mode: what the board says while a puzzle is on it.
-PLAY_ON = "Right. Now play on to the win: a move that throws the win away is refused."
-SOLVED_NEXT = "Solved. Next puzzle?"
+# Puzzle mode: what the board says while a puzzle is on it. A puzzle is solved when its answer
+# is found; playing on to the win is the player's choice.
+def play_on(solved: bool) -> str:
+    """The prompt once the answer is on the board (`solved`: found, not shown)."""
+    head = "Solved. " if solved else ""
+    return head + "Play on to the win if you like: a move that throws the win away is refused."
 
 
-def wrong_try(move: str, why: str) -> str:
-    return f"Not {move}: {why}"
+SHOWN_PROMPT = "Here is the answer, so this puzzle counts as not solved. Play it to go on."
+WON_NEXT = "Played to the win. Next puzzle?"
+
+
+def wrong_try(why: str) -> str:
+    """A wrong move in a puzzle, and why it loses (the answer waits for Show the answer)."""
+    return f"Not that one. {why}"
 
 
 def throws_the_win_away(move: str) -> str:
     return f"{move} throws the win away: after it the deal cannot be won."
 
 
-def found(move: str) -> str:
-    return f"Right: {move} keeps the win."
+def found(why: str, *, shown: bool) -> str:
+    """The answer played: why it keeps the win (a "Right!" only when it was not shown)."""
+    return why if shown else f"Right! {why}"
 
 
-def solved(wrong: int) -> str:
-    """The puzzle is won, after `wrong` wrong tries."""
-    tries = count_of(wrong, "wrong try", "wrong tries")
-    return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
+def puzzle_result(wrong: int, *, solved: bool, shown: bool) -> str:
+    """What the puzzle counted as, said when it is played to the win."""
+    if shown:
+        return "The answer was shown, so this puzzle counts as not solved."
+    if not solved:
+        return "This puzzle counts as not solved."
+    if wrong == 0:
+        return "Solved at the first try!"
+    return f"Solved after {count_of(wrong, 'wrong try', 'wrong tries')}."
 
 
 def unreadable_move(text: object) -> str:
@@ -717,7 +731,7 @@ def puzzle_choice(label: str, count: int) -> str:
 PAUSED_TITLE = "Paused"
 PAUSED_LINE = "The clock is stopped and moves wait until you resume."
 WON_TITLE = "Pyramid cleared!"
-PUZZLE_SOLVED_TITLE = "Puzzle solved!"
+PUZZLE_SOLVED_TITLE = "Played to the win!"
 STUCK_LINE = "No pair, no King, no draw and no recycle is left."
 STUCK_NOT_LOST = (
     "It is not recorded as a loss until you leave the deal (restart it or play another): "

@@ -17,6 +17,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from pyramid_widget import puzzles
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 NAMES = [
@@ -94,10 +96,21 @@ def test_play_notebook_shows_boards_and_plays_from_a_cell() -> None:
     assert "<Game classic #42" in played and "1 moves" in played
 
 
+NOTATION = re.compile(r"\b(?:[A2-9TJQK]|10)[cdhs]\b")
+"""A card in notation ("5h", "Ts"): code's way of writing it, not a student's."""
+
+
+def answer_cells(nb: nbformat.NotebookNode) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code" and c.source.startswith("answer")]
+
+
 @pytest.mark.slow
 def test_teaching_notebook_checks_every_default_answer_right_and_finds_the_mistake() -> None:
     nb = run("teaching_pairing_strategy.ipynb")
 
+    answers = answer_cells(nb)  # the students' answers, typed in card symbols, accepted
+    assert len(answers) == 7 and sum("♥" in a or "♣" in a for a in answers) >= 4
+    assert not any(NOTATION.search(answer) for answer in answers), answers
     checks = [text_of(c) for c in nb.cells if c.cell_type == "code" and "right:" in c.source]
     assert len(checks) == 7
     for output in checks:
@@ -114,12 +127,12 @@ def test_teaching_notebook_says_why_a_wrong_answer_is_wrong() -> None:
     """The checks can fail: with every answer wrong, every check says "not quite"."""
     wrong = iter(
         [
-            'answer = ["5h+8c", "Kd", "2c+Jc"]',
+            'answer = ["5♥ + 8♣", "K♦", "2♣ + J♣"]',
             'answer = "yes"',
-            'answer = "5c+8h"',
-            'answer = "7c"',
+            'answer = "5♣+8♥"',
+            'answer = "7♣"',
             'answer = "no"',
-            'answer = "Ah+Qh"',
+            'answer = "a♥ q♥"',
             'answer = "recycle"',
         ]
     )
@@ -220,9 +233,14 @@ def test_the_puzzles_notebook_shows_checks_and_plays_a_worksheet() -> None:
     sheet = cell_with(nb, "sheet = chosen.pick(")
     pictures = [o for o in sheet.outputs if "image/svg+xml" in o.get("data", {})]
     assert len(pictures) == 3 and "Find the one removal that keeps the win." in text_of(sheet)
+    answers = cell_with(nb, "answers = [").source  # typed in card symbols, and accepted
+    assert "♠" in answers and not NOTATION.search(answers)
     checked = text_of(cell_with(nb, "verdict = puzzle.check(answer)"))
     assert checked.count(": right.") == 3 and "not quite" not in checked
     assert shows_widget(cell_with(nb, "w.puzzle(sheet[0])"))
-    assert "Right:" in text_of(cell_with(nb, "w.play(answers[0])"))
+    played = text_of(cell_with(nb, "w.play(answers[0])"))
+    assert "Right! " in played and "Solved 1 of 1 tried, 1 first try" in played
+    themes = text_of(cell_with(nb, "puzzles.counts("))
+    assert all(theme.title in themes for theme in puzzles.THEMES.values())
     answers = cell_with(nb, "puzzle.picture(answer=True)")
     assert text_of(answers).count("keeps the win") == 3 and "can never leave" in text_of(answers)

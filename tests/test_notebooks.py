@@ -95,6 +95,23 @@ def test_play_notebook_shows_boards_and_plays_from_a_cell() -> None:
     assert "<Game classic #42" in played and "1 moves" in played
 
 
+#: The notebooks the README serves with Voila, which shows their markdown and outputs, not
+#: their code.
+VOILA_NOTEBOOKS = ["play.ipynb"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", VOILA_NOTEBOOKS)
+def test_a_notebook_served_by_voila_says_nothing_about_cells(name: str) -> None:
+    """Words about cells ("run the next cell") would speak of what Voila never shows: they go
+    in a code cell's comment, which Voila hides with the code."""
+    nb = run(name)
+    shown = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    shown += [text_of(c) for c in nb.cells if c.cell_type == "code"]
+    for text in shown:
+        assert not re.search(r"\b(cells?|run)\b", text, re.IGNORECASE), text
+
+
 @pytest.mark.slow
 def test_teaching_notebook_checks_every_default_answer_right_and_finds_the_mistake() -> None:
     nb = run("teaching_pairing_strategy.ipynb")

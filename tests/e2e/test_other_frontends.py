@@ -96,9 +96,10 @@ class Server:
 
 
 @contextlib.contextmanager
-def serving(tmp_path: Path, command: list[str]) -> Iterator[Server]:
-    """The server of `command` (whose first word is the Python that runs it), in tmp_path."""
-    server = Server(command, tmp_path, tmp_path, Path(command[0]))
+def serving(tmp_path: Path, command: list[str], cwd: Path | None = None) -> Iterator[Server]:
+    """The server of `command` (whose first word is the Python that runs it), run in `cwd`
+    (tmp_path when not given), with its home, temporary files and log in tmp_path."""
+    server = Server(command, cwd or tmp_path, tmp_path, Path(command[0]))
     try:
         yield server
     finally:
@@ -210,17 +211,32 @@ def keys_stay_on_the_board(page: Page, board: Locator) -> None:
         assert page.evaluate("() => window.__keysReachingHost") == []
 
 
-def marimo_app(tmp_path: Path) -> Path:
-    app = tmp_path / APP.name
-    shutil.copy(APP, app)
-    return app
+@contextlib.contextmanager
+def leaving_the_clone_as_it_was() -> Iterator[None]:
+    """The files under notebooks/ are the same ones, unchanged, after the block."""
+
+    def files() -> dict[str, tuple[int, int]]:
+        return {
+            str(path.relative_to(NOTEBOOKS)): (path.stat().st_mtime_ns, path.stat().st_size)
+            for path in NOTEBOOKS.rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts
+        }
+
+    before = files()
+    yield
+    assert files() == before
+
+
+def marimo(mode: str) -> list[str]:
+    """`marimo run` or `marimo edit` of notebooks/play_marimo.py, as a user starts it in the
+    clone (which marimo leaves as it was: pyproject.toml has it run the cells on opening, so
+    it keeps no session cache in notebooks/__marimo__/)."""
+    return [sys.executable, "-m", "marimo", mode, str(APP.relative_to(REPO)), "--headless",
+            "--no-token", "--port", "{port}"]  # fmt: skip
 
 
 def test_the_marimo_app_plays_and_its_reading_cell_follows_the_board(page, tmp_path):
-    app = marimo_app(tmp_path)
-    command = [sys.executable, "-m", "marimo", "run", str(app), "--headless", "--no-token",
-               "--port", "{port}"]  # fmt: skip
-    with serving(tmp_path, command) as server:
+    with leaving_the_clone_as_it_was(), serving(tmp_path, marimo("run"), cwd=REPO) as server:
         board, seconds = open_board(page, server.url)
         print(f"\nmarimo run: board on screen {seconds:.1f} s after opening the page")
         expect(page.locator("body")).to_contain_text("0 moves so far")
@@ -233,12 +249,9 @@ def test_the_marimo_app_plays_and_its_reading_cell_follows_the_board(page, tmp_p
 
 
 def test_the_marimo_editor_plays_and_keys_never_reach_its_shortcuts(page, tmp_path):
-    app = marimo_app(tmp_path)
-    # The editor runs nothing on opening unless told to (the "On startup" setting).
-    (tmp_path / ".marimo.toml").write_text("[runtime]\nauto_instantiate = true\n")
-    command = [sys.executable, "-m", "marimo", "edit", str(app), "--headless", "--no-token",
-               "--port", "{port}"]  # fmt: skip
-    with serving(tmp_path, command) as server:
+    """The editor runs the cells on opening (the project's setting), with no step of the test's
+    own, and leaves no __marimo__ folder."""
+    with leaving_the_clone_as_it_was(), serving(tmp_path, marimo("edit"), cwd=REPO) as server:
         board, seconds = open_board(page, server.url)
         print(f"\nmarimo edit: board on screen {seconds:.1f} s after opening the page")
         play_a_king_a_draw_and_a_pair(page, board)

@@ -2,7 +2,8 @@
 Puzzles group (only the themes and difficulties that hold puzzles, each with its count) and from
 a cell, a wrong removal refused with why it loses (said once, without the answer) and the board
 unchanged, the right one accepted and counted as solved at once, the optional play-on to the
-win, Show the answer counted as not solved, Next from the board and from Python, the Hint
+win, Show the answer counted as not solved, Next from the board and from Python, an answer
+typed in a cell in card symbols, the Hint
 greyed with its reason, Close giving the earlier game back, and the puzzle panel readable in
 both themes without moving the board.
 
@@ -15,7 +16,7 @@ from harness import kernel, menu, run_all, run_code, screenshot, wait_for_widget
 from measure import boxes, measure_in_both_themes, moved, print_figures
 from playwright.sync_api import Locator, expect
 
-from pyramid_widget import puzzles, words
+from pyramid_widget import Move, puzzles, words
 from pyramid_widget.view import catalog
 
 #: A shipped classic puzzle whose most tempting wrong move is a removal (the test clicks it):
@@ -42,6 +43,12 @@ def click_pair(board: Locator, move: str) -> None:
     """Click the two cards of a pair, one after the other, as a player does."""
     for card in move.split("+"):
         board.locator(f'[data-card="{card}"]').click()
+
+
+def symbols_typed(move: str) -> str:
+    """A move as a student types it: its cards' symbols in lower case ("a\u2660 q\u2665")."""
+    parsed = Move.parse(move)
+    return " ".join(card.symbol.lower() for card in parsed.cards) if parsed.cards else move
 
 
 def test_a_puzzle_refuses_a_wrong_move_explained_and_is_played_to_the_win(lab_notebook, capsys):
@@ -180,6 +187,14 @@ def test_a_puzzle_refuses_a_wrong_move_explained_and_is_played_to_the_win(lab_no
     expect(panel.locator(".pw-puzzle-title")).to_have_text(f"Puzzle {number + 2} of {len(full)}")
     expect(board).to_have_attribute("data-version", kernel(page, "w.state['version']"))
     assert board.evaluate(LISTING) == kernel(page, KERNEL_LISTING)
+
+    # Answered from a cell as a student types it, in the card symbols the board shows (lower
+    # case, apart by a space): accepted, and counted as solved at the first try.
+    typed = symbols_typed(full[number + 1].answers[0].move)
+    run_code(page, f"w.play({typed!r})")
+    expect(panel).to_have_attribute("data-phase", "play")
+    expect(said).to_contain_text("Right!")
+    expect(panel.locator(".pw-puzzle-score")).to_contain_text("Solved 2 of 3 tried")
 
     # Close: the game that was on the board comes back as it was, and the Hint with it.
     panel.locator('button[data-action="puzzle-close"]').click()

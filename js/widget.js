@@ -168,8 +168,8 @@
  */
 
 /**
- * The session's puzzle score (puzzle_mode.py `Score`): puzzles opened and moved in, solved,
- * solved with no wrong try.
+ * The session's puzzle score (puzzle_mode.py `Score`): puzzles tried (moved in, or the answer
+ * shown), solved (the answer found, not shown), solved with no wrong try.
  * @typedef {{tried: number, solved: number, first_try: number}} PuzzleScore
  */
 
@@ -189,11 +189,15 @@
  * @property {number} [deal] the deal it came from, only once every card is seen
  * @property {number} number its place in the set stepped through, from 1
  * @property {number} count how many puzzles that set holds
- * @property {"find" | "play" | "solved"} phase find the move; play on to the win; won
+ * @property {"find" | "play" | "won"} phase find the answer; play on to the win (optional); won
  * @property {string} prompt what the board asks for now
- * @property {string | null} said the last verdict: why a move was refused, or that it was right
- * @property {"refused" | "right" | "solved" | null} said_kind which of those `said` is
+ * @property {string | null} said the last verdict: why a move was refused, that it was right,
+ *   the answer shown, or what the puzzle counted as once won
+ * @property {"refused" | "right" | "shown" | "won" | null} said_kind which of those `said` is
+ * @property {boolean} solved its answer was found (not shown): it counts as solved
+ * @property {boolean} shown its answer was shown
  * @property {PuzzleScore} score
+ * @property {string} tally the score in words
  */
 
 /**
@@ -285,10 +289,18 @@
  */
 
 /**
- * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
+ * The puzzles' themes and difficulties, and each preset's Puzzles menu (view.py `catalog`,
+ * `puzzle_menu`): only the themes, and under each the difficulties, that hold puzzles, each
+ * labelled with its count ("" is "any").
  * @typedef {object} PuzzleCatalog
  * @property {{id: string, title: string, meaning: string}[]} themes
  * @property {{id: string, label: string}[]} difficulties easiest first
+ * @property {Record<string, PuzzleMenuTheme[]>} menus by preset name
+ * @property {string} none what the menu says under rules with no puzzles
+ */
+
+/** One theme of a Puzzles menu and its difficulties.
+ * @typedef {{id: string, label: string, difficulties: {id: string, label: string}[]}} PuzzleMenuTheme
  */
 
 /**
@@ -315,7 +327,8 @@
  *   | {action: "review"}
  *   | {action: "review_step", moves: number}
  *   | {action: "review_close"}
- *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}
+ *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, rules?: string, step?: 1 | -1}
+ *   | {action: "puzzle_answer"}
  *   | {action: "puzzle_close"}
  * } Request
  */
@@ -776,6 +789,7 @@ function verdictWords(catalog, verdict) {
  * @property {HTMLParagraphElement} reviewWhy why the review opens later, under its item
  * @property {HTMLSelectElement} puzzleTheme the puzzle filter's theme ("" for any)
  * @property {HTMLSelectElement} puzzleDifficulty the puzzle filter's difficulty ("" for any)
+ * @property {HTMLButtonElement} puzzleOpen opens the first puzzle of the filter
  */
 
 /** The "Game" menu: this game (how to play it, its review), deals (number, daily, code,
@@ -848,7 +862,8 @@ function menuParts() {
   });
   const filterRow = el("div", "pw-row pw-puzzle-filter");
   filterRow.append(puzzleTheme, puzzleDifficulty);
-  puzzles.append(filterRow, actionButton("puzzle-open", "Open a puzzle"));
+  const puzzleOpen = actionButton("puzzle-open", "Open a puzzle");
+  puzzles.append(filterRow, puzzleOpen);
 
   const rules = el("fieldset", "pw-group");
   rules.append(el("legend", "", {}, "Rules (from the next deal)"));
@@ -867,7 +882,7 @@ function menuParts() {
   menu.append(body);
   return {
     menu, summary, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
-    reviewWhy, puzzleTheme, puzzleDifficulty,
+    reviewWhy, puzzleTheme, puzzleDifficulty, puzzleOpen,
   };
 }
 
@@ -890,15 +905,37 @@ function patchCatalog(parts, catalog) {
     return row;
   });
   parts.optionsGroup.replaceChildren(el("legend", "", {}, "Options"), ...rows);
-  const { themes, difficulties } = catalog.puzzles;
-  keepChoice(parts.puzzleTheme, [
-    el("option", "", { value: "" }, "Any theme"),
-    ...themes.map(({ id, title, meaning }) => el("option", "", { value: id, title: meaning }, title)),
-  ]);
-  keepChoice(parts.puzzleDifficulty, [
-    el("option", "", { value: "" }, "Any difficulty"),
-    ...difficulties.map(({ id, label }) => el("option", "", { value: id }, label)),
-  ]);
+  delete parts.puzzleTheme.dataset.drawn;
+}
+
+/** The Puzzles group under the rules on the board (the catalog's menu of that preset): its
+ * themes and, under the theme chosen, its difficulties, each with its count, so that only
+ * choices holding puzzles are offered. Under rules with no puzzles it says so and Open is
+ * greyed. Drawn again only when the rules or the theme chosen change.
+ * @param {MenuParts} parts @param {Catalog} catalog @param {string} rules */
+function patchPuzzleMenu(parts, catalog, rules) {
+  const { puzzleTheme, puzzleDifficulty, puzzleOpen } = parts;
+  if (puzzleTheme.dataset.drawn === `${rules}/${puzzleTheme.value}`) return;
+  const menu = catalog.puzzles.menus[rules] ?? [];
+  const meanings = new Map(catalog.puzzles.themes.map(({ id, meaning }) => [id, meaning]));
+  const themes = menu.map(({ id, label }) => {
+    const option = el("option", "", { value: id }, label);
+    const meaning = meanings.get(id);
+    if (meaning) option.title = meaning;
+    return option;
+  });
+  const none = el("option", "", { value: "" }, catalog.puzzles.none);
+  keepChoice(puzzleTheme, menu.length ? themes : [none]);
+  const theme = menu.find(({ id }) => id === puzzleTheme.value) ?? menu[0];
+  const levels = (theme ? theme.difficulties : []).map(({ id, label }) =>
+    el("option", "", { value: id }, label),
+  );
+  keepChoice(puzzleDifficulty, levels);
+  puzzleTheme.disabled = puzzleDifficulty.disabled = !menu.length;
+  puzzleOpen.setAttribute("aria-disabled", String(!menu.length));
+  if (menu.length) puzzleOpen.removeAttribute("title");
+  else puzzleOpen.title = catalog.puzzles.none;
+  puzzleTheme.dataset.drawn = `${rules}/${puzzleTheme.value}`;
 }
 
 /** Give a select new options, keeping the player's choice if it is still among them.
@@ -1172,6 +1209,7 @@ function keepInView(row) {
  * @property {HTMLElement} themes
  * @property {HTMLElement} prompt what the board asks for now
  * @property {HTMLElement} said the last verdict
+ * @property {HTMLButtonElement} answer "Show the answer", while the answer is to be found
  */
 
 /** The puzzle panel, above the table, never over a card. Each of its lines keeps one height
@@ -1191,19 +1229,15 @@ function puzzleParts() {
   const said = el("p", "pw-puzzle-said");
   talk.append(prompt, said);
   const actions = el("div", "pw-row pw-puzzle-actions");
+  const answer = actionButton("puzzle-answer", "Show the answer");
   actions.append(
+    answer,
     actionButton("puzzle-previous", "Previous"),
     actionButton("puzzle-next", "Next"),
     actionButton("puzzle-close", "Close the puzzle"),
   );
   box.append(head, themes, talk, actions);
-  return { box, title, level, score, themes, prompt, said };
-}
-
-/** "Solved 2 of 3 tried, 1 first try". @param {PuzzleScore} score */
-function puzzleScore(score) {
-  const first = `${score.first_try} first ${score.first_try === 1 ? "try" : "tries"}`;
-  return `Solved ${score.solved} of ${score.tried} tried, ${first}`;
+  return { box, title, level, score, themes, prompt, said, answer };
 }
 
 /** Show the puzzle on the board, or hide the panel out of puzzle mode. The words are
@@ -1220,7 +1254,7 @@ function patchPuzzle(parts, puzzle, catalog) {
   const found = puzzle.deal == null ? "" : `, from deal ${puzzle.deal} after ${puzzle.move} moves`;
   parts.title.title = `Puzzle ${puzzle.id}${found}`;
   parts.level.textContent = `Difficulty: ${puzzle.difficulty}`;
-  parts.score.textContent = puzzleScore(puzzle.score);
+  parts.score.textContent = puzzle.tally;
   const titles = puzzle.theme_titles;
   const themes = `${titles.length === 1 ? "Theme" : "Themes"}: ${titles.join("; ")}`;
   parts.themes.textContent = themes;
@@ -1232,6 +1266,8 @@ function patchPuzzle(parts, puzzle, catalog) {
   parts.prompt.textContent = puzzle.prompt;
   parts.said.textContent = puzzle.said ?? "";
   parts.said.dataset.kind = puzzle.said_kind ?? "";
+  // Kept in its place (hidden, not removed) so that the buttons after it never move.
+  parts.answer.style.visibility = puzzle.phase === "find" ? "" : "hidden";
 }
 
 // =============================================================================== Sync and ack
@@ -1422,7 +1458,7 @@ class Input {
     if (action === "review-close") return this.send({ action: "review_close" });
     if (action === "puzzle-open") {
       /** @type {PuzzleRequest} */
-      const request = { action: "puzzle" };
+      const request = { action: "puzzle", rules: state.rules.name };
       if (menu.puzzleTheme.value) request.theme = menu.puzzleTheme.value;
       if (menu.puzzleDifficulty.value) request.difficulty = menu.puzzleDifficulty.value;
       return this.closeMenuAnd(request);
@@ -1431,6 +1467,7 @@ class Input {
       return this.send({ action: "puzzle", step: action === "puzzle-next" ? 1 : -1 });
     }
     if (action === "puzzle-close") return this.send({ action: "puzzle_close" });
+    if (action === "puzzle-answer") return this.send({ action: "puzzle_answer" });
     if (action === "step" || action === "step-end") {
       return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
@@ -1515,6 +1552,8 @@ class Input {
     } else if (target.dataset.setting) {
       const name = `${menu.presetSelect.value},passes=${menu.passesSelect.value}`;
       this.send({ action: "rules", name });
+    } else if (target === menu.puzzleTheme) {
+      this.view.showPuzzleMenu();
     }
   }
 
@@ -2016,8 +2055,15 @@ class PyramidView {
     patchCatalog(this.dom.menu, catalog);
     if (this.state) {
       patchMenuValues(this.dom.menu, this.state);
+      this.showPuzzleMenu();
       patchPuzzle(this.dom.puzzle, this.state.puzzle, catalog);
     }
+  }
+
+  /** The Game menu's Puzzles group, under the rules of the board shown. */
+  showPuzzleMenu() {
+    if (!this.catalog || !this.state) return;
+    patchPuzzleMenu(this.dom.menu, this.catalog, this.state.rules.name);
   }
 
   /** @param {State | null} state */
@@ -2038,7 +2084,10 @@ class PyramidView {
     patchWaste(dom.waste, state);
     this.showStatus(state);
     patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
+    const shown = state.puzzle?.said_kind === "shown" ? state.puzzle.said : null;
+    if (shown && shown !== previous?.puzzle?.said) this.announce(shown);
     patchMenuValues(dom.menu, state);
+    this.showPuzzleMenu();
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
 
@@ -2297,7 +2346,15 @@ class PyramidView {
   /** @param {string} reason @param {CardCode[]} cards */
   refused(reason, cards) {
     this.ui.selected = null;
-    this.say(reason, "error");
+    // A move the puzzle refused is explained in the puzzle panel (the state came first): the
+    // message line stays clear and the reason is only spoken, so it reads once.
+    const puzzle = this.state?.puzzle;
+    if (puzzle && puzzle.said_kind === "refused" && puzzle.said === reason) {
+      this.say("", "info");
+      this.announce(reason);
+    } else {
+      this.say(reason, "error");
+    }
     this.bounce(cards);
     this.paintHighlights();
   }

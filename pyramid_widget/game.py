@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from . import codes, words
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
@@ -730,13 +730,13 @@ class Game:
     def __str__(self) -> str:
         return self.board()
 
-    def _repr_svg_(self) -> str:
-        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`.
-        The picture's module is imported only when one is drawn, as python-chess's `Board`
-        imports `chess.svg`: the engine never loads it otherwise."""
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """A notebook shows the position as a picture (`svg.board`, with its words as alt text);
+        terminals keep `repr`. The picture's module is imported only when one is drawn, as
+        python-chess's `Board` imports `chess.svg`: the engine never loads it otherwise."""
         from . import svg
 
-        return svg.board(self)
+        return svg.board(self)._repr_mimebundle_()
 
     def __repr__(self) -> str:
         deal = f" #{self.deal_number}" if self.deal_number is not None else ""

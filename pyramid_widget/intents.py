@@ -167,8 +167,8 @@ def _one_way_to_deal(fields: dict[str, Any]) -> None:
 
 def _one_way_to_a_puzzle(fields: dict[str, Any]) -> None:
     picked = [key for key in ("id", "theme", "difficulty") if fields[key] is not None]
-    if fields["step"] is not None and picked:
-        raise BadIntent("a puzzle step takes no id, theme or difficulty")
+    if fields["step"] is not None and (picked or fields["rules"] is not None):
+        raise BadIntent("a puzzle step takes no id, theme, difficulty or rules")
     if "id" in picked and len(picked) > 1:
         raise BadIntent("a puzzle by id takes no theme or difficulty")
 
@@ -181,7 +181,9 @@ def _continue(session: GameSession) -> Any:
 def _puzzle(session: GameSession, f: dict[str, Any]) -> Any:
     if f["step"] is not None:
         return session.puzzles.step(f["step"])
-    return session.puzzles.open(f["id"], theme=f["theme"], difficulty=f["difficulty"])
+    return session.puzzles.open(
+        f["id"], theme=f["theme"], difficulty=f["difficulty"], rules=f["rules"]
+    )
 
 
 #: The protocol: every action a front end may send, its fields and the session call it makes.
@@ -231,9 +233,16 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
         "review_close": Action(lambda s, f: s.reviews.close()),
         "puzzle": Action(
             _puzzle,
-            {"id": TEXT, "theme": TEXT, "difficulty": TEXT, "step": Field(_step, "1 | -1")},
+            {
+                "id": TEXT,
+                "theme": TEXT,
+                "difficulty": TEXT,
+                "rules": TEXT,
+                "step": Field(_step, "1 | -1"),
+            },
             check=_one_way_to_a_puzzle,
         ),
+        "puzzle_answer": Action(lambda s, f: s.puzzles.show_answer()),
         "puzzle_close": Action(lambda s, f: s.puzzles.close()),
     }
 )

@@ -74,14 +74,25 @@ DEFAULT_WIDTH = 480
 
 
 class SvgImage(str):
-    """An SVG document as a `str`, which Jupyter displays as the picture (`_repr_svg_`), with
-    its `title` and `description` in words (what a screen reader reads)."""
+    """An SVG document as a `str`, which Jupyter displays as the picture, with its `title` and
+    `description` in words (what a screen reader reads)."""
 
     title: str = ""
     description: str = ""
 
     def _repr_svg_(self) -> str:
         return str(self)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """The picture as SVG and as HTML: `as_img()`, whose alt text is the picture's words.
+        Where both can show (JupyterLab, Notebook 7, nbconvert's HTML export) the HTML does, so
+        no host writes the picture as an `<img>` of its own with no alt text, as nbconvert
+        does with SVG."""
+        return {"image/svg+xml": str(self), "text/html": self.as_img()}
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """As plain text (a terminal, a notebook's text/plain): the title, not the SVG."""
+        printer.text(self.title)
 
     def as_img(self) -> str:
         """The picture as an `<img>` (which HTML sanitizers let through), its words as alt text."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from . import words
+from . import puzzles, words
 from .game import Game, Move
 from .intents import front_end_actions
 from .puzzles import DIFFICULTIES, THEMES
@@ -101,9 +101,9 @@ PASS_CHOICES: tuple[tuple[str, str], ...] = (
 def catalog() -> dict[str, Any]:
     """The tables a front end builds its menus from, sent once: the presets with a sentence
     each, the pass choices, the options with their labels and help, the verdicts' words (and
-    as titles), the puzzles' filters and the board's fixed words (`words.BOARD_WORDS`). Words
-    arrive capitalised where they are shown so: the front end keeps no copy of them and
-    changes none."""
+    as titles), the puzzles' themes and difficulties, each preset's Puzzles menu
+    (`puzzle_menu`) and the board's fixed words (`words.BOARD_WORDS`). Words arrive
+    capitalised where they are shown so: the front end keeps no copy of them and changes none."""
     return {
         "presets": [
             {"name": name, "label": capitalised(name.replace("-", " ")), "summary": rules.summary}
@@ -124,9 +124,30 @@ def catalog() -> dict[str, Any]:
                 for theme in THEMES.values()
             ],
             "difficulties": [{"id": level, "label": capitalised(level)} for level in DIFFICULTIES],
+            "menus": {preset: puzzle_menu(preset) for preset in PRESETS},
+            "none": capitalised(words.NO_PUZZLES),
         },
         "words": dict(words.BOARD_WORDS),
     }
+
+
+def puzzle_menu(preset: str) -> list[dict[str, Any]]:
+    """The Puzzles menu under `preset`: each theme that has puzzles ("" first: any theme), and
+    under it each difficulty that has some ("" first: any), every choice labelled with how
+    many puzzles it holds. A pair of theme and difficulty with no puzzle is not offered."""
+    found = puzzles.counts(preset)
+    menu = []
+    for theme, title in [(None, words.ANY_THEME), *((t.id, t.title) for t in THEMES.values())]:
+        levels = [(None, words.ANY_DIFFICULTY), *((d, capitalised(d)) for d in DIFFICULTIES)]
+        choices = [
+            {"id": level or "", "label": words.puzzle_choice(label, found[theme, level])}
+            for level, label in levels
+            if found[theme, level]
+        ]
+        if choices:
+            label = words.puzzle_choice(title, found[theme, None])
+            menu.append({"id": theme or "", "label": label, "difficulties": choices})
+    return menu
 
 
 @dataclass(frozen=True)
@@ -455,9 +476,8 @@ def notice_view(game: Game, extras: Extras, options: ViewOptions) -> dict[str, A
     if extras.paused:
         return notice("paused", words.PAUSED_TITLE, words.PAUSED_LINE)
     if game.is_won and extras.puzzle is not None:
-        score = extras.puzzle["score"]
-        tally = words.puzzle_score(score["tried"], score["solved"], score["first_try"])
-        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, extras.puzzle["said"], tally)
+        puzzle = extras.puzzle
+        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, puzzle["said"], puzzle["tally"])
     if game.is_won:
         score = game.score if game.rules.scoring else None
         lines = words.won_lines(clock_text(extras.elapsed), game.move_count, game.cleared, score)

@@ -266,18 +266,14 @@ class PyramidWidget(anywidget.AnyWidget):
         """Review the game (over, or every card seen), show the table on the board, return it."""
         return self.session.reviews.run(time_limit)
 
-    def puzzle(
-        self,
-        which: Puzzle | str | None = None,
-        *,
-        theme: str | None = None,
-        difficulty: str | None = None,
-        rules: Rules | str | None = None,
-    ) -> Puzzle:
-        """Pose a puzzle mined from a real deal: `which` (a `Puzzle` or an id), or the first
-        shipped one of `rules` with that `theme` and `difficulty`; `close_puzzle()` brings the
-        game in play back. A wrong move is refused with the reason why it loses."""
-        return self.session.puzzles.open(which, theme=theme, difficulty=difficulty, rules=rules)
+    def puzzle(self, which: Puzzle | str | None = None, **how: Any) -> Puzzle:
+        """Pose a puzzle from a real deal: `which` (a `Puzzle` or an id), or the first shipped
+        one of these `rules`, `theme` and `difficulty` (see `PuzzleMode.open`)."""
+        return self.session.puzzles.open(which, **how)
+
+    def show_answer(self) -> str:
+        """Show the puzzle's answer (why it keeps the win): it then counts as not solved."""
+        return self.session.puzzles.show_answer()
 
     def next_puzzle(self) -> Puzzle:
         return self.session.puzzles.step(1)

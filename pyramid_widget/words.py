@@ -603,10 +603,6 @@ THEME_WORDS: dict[str, tuple[str, str]] = {
         "Recycling now is too soon: use what is in play first.",
     ),
     "kings": ("Kings at once", "A King goes alone and never costs anything: take it."),
-    "short-of-partners": (
-        "Save the partners the pyramid needs",
-        "The wrong move spends a card that a pyramid card needed as its partner.",
-    ),
     "look-ahead": ("Look further ahead", "No simple idea shows the loss: it lies further on."),
 }
 """Each puzzle theme's title and meaning, in the order puzzles list them (`puzzles.THEMES`)."""
@@ -655,11 +651,12 @@ def lost_plainly(kind: str, move: str, loss: str) -> str:
     return sentence(f"{after} {loss}")
 
 
-def lost_partner(move: str, card: str, partner: str, freed: list[str]) -> str:
-    """The losing move took the partner that frees less."""
+def lost_partner(move: str, card: str) -> str:
+    """The losing move took the partner of `card` that frees less; which partner frees more
+    is the puzzle's answer, so it is not named."""
     return sentence(
-        f"after {move} the deal can no longer be won: the {card} should go with the {partner}, "
-        f"which frees {join_words(freed)}"
+        f"after {move} the deal can no longer be won: another partner of the {card} frees a "
+        "card this pair leaves covered"
     )
 
 
@@ -676,8 +673,11 @@ RECYCLE_LOSES = sentence(
 )
 
 
-def draw_loses(top: str | None) -> str:
-    covered = f"the {top} goes under the next card, and " if top else ""
+def draw_loses(top: str | None, *, answer: bool = False) -> str:
+    """Drawing loses; `top` is the waste card it covers (None: the waste is empty), not named
+    when it is itself the answer (a King: naming it would give the answer away)."""
+    card = "waste card" if answer else top
+    covered = f"the {card} goes under the next card, and " if top else ""
     return sentence(f"drawing now loses: {covered}no line wins after that")
 
 
@@ -736,27 +736,57 @@ def short_of_partners(value: int, in_pyramid: int, partners: int) -> str:
 DEAD_END = "nothing in play pairs, and no card still to come fits the pyramid"
 
 
-# Puzzle mode: what the board says while a puzzle is on it.
-PLAY_ON = "Right. Now play on to the win: a move that throws the win away is refused."
-SOLVED_NEXT = "Solved. Next puzzle?"
+# Puzzle mode: what the board says while a puzzle is on it. A puzzle is solved when its answer
+# is found; playing on to the win is the player's choice.
+def play_on(solved: bool) -> str:
+    """The prompt once the answer is on the board (`solved`: found, not shown)."""
+    head = "Solved. " if solved else ""
+    return head + "Play on to the win if you like: a move that throws the win away is refused."
 
 
-def wrong_try(move: str, why: str) -> str:
-    return f"Not {move}: {why}"
+SHOWN_PROMPT = "Here is the answer, so this puzzle counts as not solved. Play it to go on."
+WON_NEXT = "Played to the win. Next puzzle?"
+
+
+def wrong_try(why: str) -> str:
+    """A wrong move in a puzzle, and why it loses (the answer waits for Show the answer)."""
+    return f"Not that one. {why}"
 
 
 def throws_the_win_away(move: str) -> str:
     return f"{move} throws the win away: after it the deal cannot be won."
 
 
-def found(move: str) -> str:
-    return f"Right: {move} keeps the win."
+def found(why: str, *, shown: bool) -> str:
+    """The answer played: why it keeps the win (a "Right!" only when it was not shown)."""
+    return why if shown else f"Right! {why}"
 
 
-def solved(wrong: int) -> str:
-    """The puzzle is won, after `wrong` wrong tries."""
-    tries = count_of(wrong, "wrong try", "wrong tries")
-    return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
+def puzzle_result(wrong: int, *, solved: bool, shown: bool) -> str:
+    """What the puzzle counted as, said when it is played to the win."""
+    if shown:
+        return "The answer was shown, so this puzzle counts as not solved."
+    if not solved:
+        return "This puzzle counts as not solved."
+    if wrong == 0:
+        return "Solved at the first try!"
+    return f"Solved after {count_of(wrong, 'wrong try', 'wrong tries')}."
+
+
+def unreadable_move(text: object) -> str:
+    """Typed text that is no move (`Move.parse`, a student's answer too), and how a move is
+    written."""
+    return f"not a move: {quoted(text)}; write a pair (A♠ + Q♥), a King (K♠), draw or recycle"
+
+
+ANY_THEME = "Any theme"
+ANY_DIFFICULTY = "Any difficulty"
+NO_PUZZLES = "no puzzles ship for these rules"
+
+
+def puzzle_choice(label: str, count: int) -> str:
+    """A choice of the Puzzles menu with how many puzzles it holds: "Easy (56)"."""
+    return f"{label} ({count})"
 
 
 # ---------------------------------------------------------------------------- the notices
@@ -764,7 +794,7 @@ def solved(wrong: int) -> str:
 PAUSED_TITLE = "Paused"
 PAUSED_LINE = "The clock is stopped and moves wait until you resume."
 WON_TITLE = "Pyramid cleared!"
-PUZZLE_SOLVED_TITLE = "Puzzle solved!"
+PUZZLE_SOLVED_TITLE = "Played to the win!"
 STUCK_LINE = "No pair, no King, no draw and no recycle is left."
 STUCK_NOT_LOST = (
     "It is not recorded as a loss until you leave the deal (restart it or play another): "

@@ -155,10 +155,12 @@ def test_the_front_end_tests_absent_values_loosely():
 
 
 def test_the_front_end_keeps_no_copy_of_pythons_tables():
-    """Presets, option labels and help, pass choices, verdict words and titles and the puzzle
-    filters reach the front end in the `catalog` trait, capitalised where they are shown so;
-    the JS must not spell any of them itself, nor capitalise words itself."""
+    """Presets, option labels and help, pass choices, verdict words and titles, the puzzle
+    filters and the Puzzles menus with their counts reach the front end in the `catalog` trait,
+    capitalised where they are shown so; the JS must not spell any of them itself, nor
+    capitalise words itself."""
     from pyramid_widget.view import catalog
+    from pyramid_widget.words import ANY_DIFFICULTY, ANY_THEME
 
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
     code = re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.DOTALL)  # comments may cite them
@@ -171,6 +173,15 @@ def test_the_front_end_keeps_no_copy_of_pythons_tables():
         *(title for title in tables["verdict_titles"].values() if title != "Won"),
         *(theme[key] for theme in tables["puzzles"]["themes"] for key in ("title", "meaning")),
         *(level[key] for level in tables["puzzles"]["difficulties"] for key in ("id", "label")),
+        *(theme["label"] for menu in tables["puzzles"]["menus"].values() for theme in menu),
+        *(
+            level["label"]
+            for menu in tables["puzzles"]["menus"].values()
+            for theme in menu
+            for level in theme["difficulties"]
+        ),
+        tables["puzzles"]["none"],
+        *(word.split(" (")[0] for word in (ANY_THEME, ANY_DIFFICULTY)),
     ]
     copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
     assert not copied, copied

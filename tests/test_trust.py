@@ -322,7 +322,7 @@ def _but_puzzle_feedback(state: dict) -> dict:
     wrong tries: the one thing a refused move is meant to change)."""
     if state["puzzle"] is None:
         return state
-    puzzle = {**state["puzzle"], "said": None, "said_kind": None, "score": None}
+    puzzle = {**state["puzzle"], "said": None, "said_kind": None, "score": None, "tally": None}
     return {**state, "version": None, "puzzle": puzzle}
 
 

@@ -196,6 +196,40 @@ def shipped(preset: str) -> PuzzleSet:
     return PuzzleSet(order(_parse(source.read_text(encoding="utf-8").splitlines(), preset)))
 
 
+@functools.cache
+def kinds(preset: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The themes and the difficulty of each shipped puzzle of `preset` (none for rules
+    without a shipped set), read from the file's records as they are: the Puzzles menu's counts,
+    which every board sends, take a read of the file, not the check of every puzzle that `load`
+    makes (the suite checks that the two agree)."""
+    if preset not in SHIPPED:
+        return ()
+    source = resources.files(__package__).joinpath("data", f"{preset}.jsonl")
+    if not source.is_file():
+        return ()
+    records = (json.loads(line) for line in source.read_text(encoding="utf-8").splitlines())
+    return tuple((tuple(record["themes"]), record["difficulty"]) for record in records)
+
+
+def counts(preset: str) -> Counter[tuple[str | None, str | None]]:
+    """How many shipped puzzles of `preset` each choice of the Puzzles menu holds: keyed by
+    (theme, difficulty), None for "any"; a choice with no puzzle is not in it.
+
+    >>> from pyramid_widget import puzzles
+    >>> counts = puzzles.counts("classic")
+    >>> counts[None, None] == len(puzzles.load("classic"))
+    True
+    >>> counts["trapped", "easy"] == len(puzzles.load("classic", "trapped", "easy"))
+    True
+    """
+    found: Counter[tuple[str | None, str | None]] = Counter()
+    for themes, level in kinds(preset):
+        for theme in (None, *themes):
+            found[theme, None] += 1
+            found[theme, level] += 1
+    return found
+
+
 def load(
     rules: Rules | str | None = None,
     theme: str | Iterable[str] | None = None,

@@ -18,7 +18,7 @@ import itertools
 import random
 import time
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from .. import svg, words
 from ..cards import PYRAMID_SIZE
@@ -65,9 +65,11 @@ class Hint:
     detail: str = ""
     _game: Game | None = field(default=None, repr=False, compare=False)
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """A notebook shows the position the hint was asked on, with its move marked."""
-        return None if self._game is None else svg.board(self._game, hint=self.move)
+        if self._game is None:
+            return {}
+        return svg.board(self._game, hint=self.move)._repr_mimebundle_()
 
 
 def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:

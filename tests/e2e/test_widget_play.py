@@ -121,6 +121,11 @@ def test_draw_recycle_and_undo_on_a_face_down_stock(lab_notebook):
     expect(status).to_contain_text("Pass 2 of 3")
     assert kernel(page, "len(w.moves), w.game.can_redo") == "25 False"
 
+    # Six clicks on the stock in one go, none waiting for the board: six draws.
+    stock.evaluate("(node) => { for (let i = 0; i < 6; i++) node.click(); }")
+    expect(status).to_contain_text("Stock 18")
+    assert kernel(page, "w.moves[-6:], len(w.moves)") == f"{['draw'] * 6} 31"
+
 
 def test_cells_and_clicks_drive_every_view_alike(lab_notebook):
     page = open_board(lab_notebook, "widget_views.ipynb", views=2)

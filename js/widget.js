@@ -53,6 +53,7 @@
  * @typedef {object} SlotView
  * @property {CardCode} card
  * @property {"in_play" | "covered" | "removed"} status
+ * @property {string | null} label the card and where it lies, as a screen reader says it
  */
 
 /**
@@ -68,6 +69,7 @@
  * @property {string | null} recycle_refusal why the empty stock cannot be recycled, if so
  * @property {"won" | "stuck" | null} outcome
  * @property {boolean} dead_end
+ * @property {string[]} items the status line, item by item (the clock is the view's own)
  */
 
 /**
@@ -77,7 +79,8 @@
  * @property {MoveText | null} move
  * @property {"pair" | "king" | "draw" | "recycle" | "none"} kind
  * @property {"winnable" | "unwinnable" | "unknown"} verdict
- * @property {string} reason the player's sentence (card symbols, plain words; maybe two lines)
+ * @property {string} reason the hint line: the move, one reason, how it stands
+ * @property {string} detail what lies behind it, for a player who opens it ("" for none)
  * @property {number | null} chance
  * @property {boolean} looks_lost every sampled order lost (the reason says so)
  */
@@ -110,6 +113,8 @@
  * @property {number | null} best_score
  * @property {number | null} win_rate 0..1
  * @property {boolean} saving false with store=None or a read-only database
+ * @property {string} title the panel's heading
+ * @property {{key: string, label: string, value: string}[]} items each record in words
  * @property {string[]} notes sentences saying what counts, which games the losses were, and
  *   whether saving is off
  */
@@ -131,6 +136,8 @@
  * @property {boolean} decisive
  * @property {MoveText | null} keeps_win
  * @property {string | null} keeps_win_text
+ * @property {string | null} note the decisive row's note
+ * @property {string} step_label the row's button, which shows the board before the move
  */
 
 /**
@@ -142,6 +149,7 @@
  * @property {MoveText | null} better
  * @property {string | null} better_text
  * @property {boolean} hints false: the review has no hint column at all
+ * @property {string[]} columns the headings: number, move, before, after, hint, note
  * @property {ReviewRow[]} rows
  * @property {number} end the move count the game ended at
  */
@@ -215,8 +223,10 @@
  * @property {{code: string | null, number: number | null, proven: boolean | null}} deal
  * @property {GameRulesView} rules
  * @property {SlotView[]} pyramid
- * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
- * @property {{count: number, top: CardCode | null, fan: CardCode[]}} waste
+ * @property {{count: number, top: CardCode | null, label: string}} stock top: null when face
+ *   down or empty; label: the pile as a screen reader says it
+ * @property {{count: number, top: CardCode | null, fan: CardCode[], label: string,
+ *   top_label: string | null}} waste label: the pile; top_label: its top card
  * @property {CardCode[]} playable
  * @property {CardCode[]} selectable the cards a tap only selects, when nothing is selected (a
  *   card in play that needs a partner); empty with auto-pair on
@@ -230,6 +240,8 @@
  * @property {RecordsView | null} records
  * @property {ReviewView | null} review
  * @property {EventView} event
+ * @property {{text: string, lasting: boolean} | null} narration what the board says of the
+ *   change: shown under the table until the position changes (`lasting`), or only spoken
  * @property {OptionsView} options
  * @property {Record<ControlName, ControlView>} controls
  * @property {NoticeView | null} notice the notice over the table (view.py `notice_view`)
@@ -243,6 +255,7 @@
  * @property {"paused" | "won" | "puzzle_solved" | "lost" | "unwinnable" | "stuck" | "dead_end"} kind
  * @property {string} title
  * @property {string[]} lines
+ * @property {string} spoken the title and the lines as a screen reader says them
  */
 
 /**
@@ -257,6 +270,22 @@
  * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
  * @property {{question: string, yes: string, no: string}} give_up the give-up question
  * @property {Record<string, string[]>} actions intents.py's actions and the fields of each
+ * @property {BoardWords} words the board's fixed words (words.py `BOARD_WORDS`)
+ */
+
+/**
+ * @typedef {object} BoardWords
+ * @property {string} time the clock's label
+ * @property {string} checking a hint is being worked out
+ * @property {string} finding a winnable deal is being searched for
+ * @property {string} reviewing a review is being made
+ * @property {string} detail the hint detail's disclosure
+ * @property {string} number_first the deal number box is empty or holds no whole number
+ * @property {string} code_first the code box is empty
+ * @property {string} no_full_screen
+ * @property {string} copied the deal code went to the clipboard
+ * @property {string} copy_this before a code the clipboard would not take
+ * @property {string} puzzle_closed
  */
 
 /**
@@ -313,7 +342,8 @@
  * @property {number | null} seq
  * @property {string | null} view
  * @property {boolean} ok
- * @property {string | null} reason
+ * @property {string | null} reason why not, as code reads it
+ * @property {string | null} said the same as a sentence, as the board shows it
  * @property {MoveText | null} move
  * @property {string} [code] for "share": the deal's code
  * @property {CardCode} [select] for a tap that only selects: the card to select
@@ -341,41 +371,19 @@
 
 // =============================================================================== Cards, words
 
-const RANKS = "A23456789TJQK";
-const RANK_NAMES = [
-  "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
-  "Eight", "Nine", "Ten", "Jack", "Queen", "King",
-];
-/** @type {Record<string, {name: string, symbol: string, red: boolean}>} */
+/** @type {Record<string, {symbol: string, red: boolean}>} */
 const SUITS = {
-  c: { name: "Clubs", symbol: "\u2663", red: false },
-  d: { name: "Diamonds", symbol: "\u2666", red: true },
-  h: { name: "Hearts", symbol: "\u2665", red: true },
-  s: { name: "Spades", symbol: "\u2660", red: false },
+  c: { symbol: "\u2663", red: false },
+  d: { symbol: "\u2666", red: true },
+  h: { symbol: "\u2665", red: true },
+  s: { symbol: "\u2660", red: false },
 };
-const STATUS_WORDS = { in_play: "in play", covered: "covered", removed: "removed" };
 const REMOVE_MS = 180;
 const DRAG_START_PX = 8;
-
-/** @param {CardCode} code */
-function rankOf(code) {
-  return RANKS.indexOf(code[0]) + 1;
-}
-
-/** "Seven of Hearts" for "7h". @param {CardCode} code */
-function cardName(code) {
-  return `${RANK_NAMES[rankOf(code) - 1]} of ${SUITS[code[1]].name}`;
-}
 
 /** A card as the board draws it: "10♠" for "Ts". @param {CardCode} code */
 function cardSymbol(code) {
   return `${code[0] === "T" ? "10" : code[0]}${SUITS[code[1]].symbol}`;
-}
-
-/** A move as a player reads it: "5♥ + 8♣", "K♠", "draw". @param {MoveText} move */
-function moveSymbols(move) {
-  const cards = moveCards(move);
-  return cards.length ? cards.map(cardSymbol).join(" + ") : move;
 }
 
 /** The cards a move names (none for a draw or a recycle). @param {MoveText | null} move */
@@ -564,7 +572,7 @@ function patchPyramid(container, slots, pyramid, animate) {
     if (node.dataset.face !== slot.card) paintFace(node, slot.card);
     node.dataset.card = slot.card;
     node.dataset.status = slot.status;
-    node.setAttribute("aria-label", `${cardName(slot.card)}, ${STATUS_WORDS[slot.status]}`);
+    node.setAttribute("aria-label", slot.label || "");
   });
 }
 
@@ -599,29 +607,25 @@ function patchStock(pile, state) {
   pile.classList.toggle("pw-blocked", refusal != null);
   pile.classList.toggle("pw-open", Boolean(top));
   pile.removeAttribute("title");
-  let label;
   if (count === 0) {
     const sign = refusal != null ? "\u2715" : "\u21bb";
     pile.append(el("span", "pw-recycle", { "aria-hidden": "true" }, sign));
     if (refusal) pile.title = refusal;
-    label = refusal != null ? `Recycle unavailable: ${refusal}` : "Stock empty: recycle the waste";
   } else if (top) {
     if (count > 1) pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
     const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
     paintFace(card, top);
     pile.append(card);
-    label = `Stock: ${cardName(top)} face up, ${count} cards`;
   } else {
     pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
-    label = `Stock: ${count} cards face down; draw`;
   }
   pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)), pileLabel("Stock"));
-  pile.setAttribute("aria-label", label);
+  pile.setAttribute("aria-label", state.stock.label);
 }
 
 /** @param {HTMLElement} pile @param {State} state */
 function patchWaste(pile, state) {
-  const { fan, top, count } = state.waste;
+  const { fan, count, label } = state.waste;
   pile.replaceChildren();
   pile.classList.toggle("pw-empty", count === 0);
   fan.forEach((code, position) => {
@@ -633,7 +637,7 @@ function patchWaste(pile, state) {
       card.dataset.status = "in_play";
       card.setAttribute("role", "button");
       card.setAttribute("tabindex", "-1");
-      card.setAttribute("aria-label", `${cardName(code)}, in play, waste top`);
+      card.setAttribute("aria-label", state.waste.top_label || "");
     } else {
       card.classList.add("pw-under");
       card.setAttribute("aria-hidden", "true");
@@ -641,7 +645,7 @@ function patchWaste(pile, state) {
     pile.append(card);
   });
   pile.append(pileLabel("Waste"));
-  pile.setAttribute("aria-label", top ? `Waste: ${count} cards` : "Waste: empty");
+  pile.setAttribute("aria-label", label);
 }
 
 /**
@@ -687,21 +691,11 @@ function patchHighlights(root, stock, state, selected) {
 
 // =============================================================================== Render: panels
 
-/** The status line's items; the time is its own span, which the view's clock ticks on.
- * @param {State} state */
+/** The status line's items, Python's; the time is its own span, which the view's clock ticks
+ * on. @param {State} state */
 function statusItems(state) {
-  const s = state.status;
-  const parts = [
-    `Cleared ${s.cleared} of 28`,
-    s.passes == null ? `Pass ${s.pass}` : `Pass ${s.pass} of ${s.passes}`,
-    `Stock ${state.stock.count}`,
-    `Moves ${s.moves}`,
-  ];
-  if (s.score != null) parts.push(`Score ${s.score}`);
-  if (state.deal.number != null) parts.push(`Deal #${state.deal.number}`);
-  if (state.deal.proven === false) parts.push("unproven deal");
-  const spans = parts.map((text) => el("span", "pw-stat", {}, text));
-  const time = el("span", "pw-stat pw-time", { "aria-label": "Time played" });
+  const spans = state.status.items.map((text) => el("span", "pw-stat", {}, text));
+  const time = el("span", "pw-stat pw-time");
   // Spaces between the items keep the status readable as text (flex layout ignores them).
   const nodes = [...spans, time].flatMap((span) => [span, document.createTextNode(" ")]);
   return { nodes: nodes.slice(0, -1), time };
@@ -754,18 +748,25 @@ function patchControls(root, buttons, state) {
   buttons.pause.setAttribute("aria-pressed", String(paused));
 }
 
-/** The hint line: a search in progress, or the hint's own sentence. @param {State} state */
-function hintText(state) {
+/** The hint line: a search in progress, or the hint's own sentence.
+ * @param {State} state @param {Catalog | null | undefined} catalog */
+function hintText(state, catalog) {
   const hint = state.hint;
-  if (state.finding_deal) return "finding a winnable deal\u2026";
+  if (state.finding_deal) return fixedWord(catalog, "finding");
   if (!hint) return "";
-  if (hint.status === "checking") return "checking for a solution\u2026";
+  if (hint.status === "checking") return fixedWord(catalog, "checking");
   return hint.reason;
 }
 
 /** The hint proved that the position cannot be won. @param {State} state */
 function hintSaysUnwinnable(state) {
   return Boolean(state.hint && state.hint.status === "done" && state.hint.verdict === "unwinnable");
+}
+
+/** One of the board's fixed words, from Python's catalog ("" until the catalog arrives).
+ * @param {Catalog | null | undefined} catalog @param {keyof BoardWords} key */
+function fixedWord(catalog, key) {
+  return catalog ? catalog.words[key] : "";
 }
 
 /** The verdict's words, from Python's catalog (the key itself until the catalog arrives).
@@ -965,48 +966,26 @@ function patchMenuValues(parts, state) {
 }
 
 /**
- * What the message line says after a change of position: `say` is shown and spoken (a won,
- * stuck or dead-end game); otherwise the line is cleared and `announce` only spoken.
- * @param {State} state @param {State | null} previous @param {number} played moves of the
- *   game under review shown on the board
+ * What the message line says after a change of position, in Python's words: `say` is shown
+ * and spoken (a won, stuck or dead-end game); otherwise the line is cleared and `announce`
+ * only spoken (nothing when the view has just been drawn).
+ * @param {State} state @param {State | null} previous @param {Catalog | null | undefined} catalog
  * @returns {{say: string} | {announce: string} | null}
  */
-function narration(state, previous, played) {
-  const outcome = state.status.outcome;
-  if (outcome === "won") return { say: `Pyramid cleared in ${state.status.moves} moves!` };
-  if (outcome === "stuck") return { say: "Out of moves: undo, restart or deal again." };
-  if (state.status.dead_end) {
-    return { say: "Dead end: no card the stock can still bring would ever fit." };
-  }
+function narration(state, previous, catalog) {
+  const said = state.narration;
+  if (said && said.lasting) return { say: said.text };
   if (!previous) return null;
-  const { action, move } = state.event;
-  let text = "";
-  if ((action === "play" || action === "redo") && move) {
-    if (move === "draw") {
-      text = state.waste.top ? `Turned ${cardSymbol(state.waste.top)}` : "Turned a card";
-    } else if (move === "recycle") {
-      text = `Recycled the waste: pass ${state.status.pass}`;
-    } else {
-      text = `Removed ${moveSymbols(move)}`;
-    }
-  } else if (action === "undo") {
-    text = move ? `Took back ${moveSymbols(move)}` : "Took back a move";
-  } else if (action === "new") {
-    text = "New deal";
-  } else if (action === "restart") {
-    text = "Deal restarted";
-  } else if (action === "continue") {
-    text = `Saved game continued at move ${state.status.moves}`;
-  } else if (action === "step") {
-    text = `The game after move ${played}`;
-  } else if (action === "puzzle" && state.puzzle) {
-    text = `Puzzle ${state.puzzle.number} of ${state.puzzle.count}. ${state.puzzle.prompt}`;
-  } else if (action === "refresh" && previous.puzzle && !state.puzzle) {
-    text = "Puzzle closed: the game you left is back";
+  const { action } = state.event;
+  let text = said ? said.text : "";
+  if (action === "refresh" && previous.puzzle && !state.puzzle) {
+    text = fixedWord(catalog, "puzzle_closed");
   }
   // A move the puzzle let through: its verdict ("Right: ...") follows the move's words.
-  const said = state.puzzle ? state.puzzle.said : null;
-  if (action === "play" && said && said !== previous.puzzle?.said) text = `${text}. ${said}`;
+  const verdict = state.puzzle ? state.puzzle.said : null;
+  if (action === "play" && verdict && verdict !== previous.puzzle?.said) {
+    text = `${text} ${verdict}`;
+  }
   return { announce: text };
 }
 
@@ -1085,33 +1064,17 @@ function offerContent(offer) {
   ];
 }
 
-/** The Records panel: the current rules' records, as Python keeps them.
- * @param {RecordsView} records @param {RulesView} rules @returns {Node[]} */
-function recordsContent(records, rules) {
-  /** @param {number | null} value @param {(value: number) => string} format */
-  const dash = (value, format = String) => (value == null ? "—" : format(value));
-  /** @type {[string, string | number][]} */
-  const items = [
-    ["Games", records.games],
-    ["Wins", records.wins],
-    ["Losses", records.losses],
-    ["Win rate", dash(records.win_rate, (rate) => `${Math.round(rate * 100)}%`)],
-    ["Current streak", records.current_streak],
-    ["Best streak", records.best_streak],
-    ["Fastest win", dash(records.fastest_win, formatTime)],
-    ["Fewest moves", dash(records.fewest_moves)],
-  ];
-  if (rules.scoring || records.best_score != null) {
-    items.push(["Best score", dash(records.best_score)]);
-  }
+/** The Records panel: the current rules' records, in Python's words.
+ * @param {RecordsView} records @returns {Node[]} */
+function recordsContent(records) {
   const list = el("dl", "pw-records-list");
-  for (const [name, value] of items) {
-    const item = el("div", "pw-record", { "data-record": name.toLowerCase().replace(/ /g, "_") });
-    item.append(el("dt", "", {}, name), el("dd", "", {}, String(value)));
+  for (const { key, label, value } of records.items) {
+    const item = el("div", "pw-record", { "data-record": key });
+    item.append(el("dt", "", {}, label), el("dd", "", {}, value));
     list.append(item);
   }
   /** @type {Node[]} */
-  const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
+  const parts = [el("h3", "pw-section-title", {}, records.title), list];
   for (const note of records.notes) parts.push(el("p", "pw-note", {}, note));
   parts.push(actionButton("records", "Close"));
   return parts;
@@ -1137,15 +1100,17 @@ function reviewContent(review, catalog) {
   const title = el("h3", "pw-section-title", {}, "Review");
   const close = actionButton("review-close", "Close");
   if (review.status === "reviewing") {
-    return [title, el("p", "pw-note", { role: "status" }, "reviewing\u2026"), close];
+    const reviewing = fixedWord(catalog, "reviewing");
+    return [title, el("p", "pw-note", { role: "status" }, reviewing), close];
   }
   if (review.status !== "done") {
     return [title, el("p", "pw-note pw-error", { role: "status" }, review.reason), close];
   }
-  const notes = review.rows.some((row) => row.decisive);
-  const columns = ["#", "Move", "Before", "After"];
-  if (review.hints) columns.push("Hint");
-  if (notes) columns.push("Note");
+  const notes = review.rows.some((row) => row.note);
+  const [number, move, before, after, hinted, noted] = review.columns;
+  const columns = [number, move, before, after];
+  if (review.hints) columns.push(hinted);
+  if (notes) columns.push(noted);
   const table = el("table", "pw-review-table");
   const head = el("tr");
   for (const name of columns) head.append(el("th", "", { scope: "col" }, name));
@@ -1172,7 +1137,7 @@ function reviewContent(review, catalog) {
         type: "button",
         "data-action": "step",
         "data-moves": moves,
-        "aria-label": `Show the board before move ${row.number}, ${row.move_text}`,
+        "aria-label": row.step_label,
       },
       String(row.number),
     );
@@ -1185,11 +1150,7 @@ function reviewContent(review, catalog) {
       if (row.hint_reason) hint.title = row.hint_reason;
       tr.append(hint);
     }
-    if (notes) {
-      const keep = row.keeps_win_text ? `; ${row.keeps_win_text} would keep it` : "";
-      const note = row.decisive ? `\u25c0 the win slipped away here${keep}` : "";
-      tr.append(cell(note, "pw-review-note"));
-    }
+    if (notes) tr.append(cell(row.note ? `\u25c0 ${row.note}` : "", "pw-review-note"));
     tbody.append(tr);
   }
   const scroller = el("div", "pw-review-scroll");
@@ -1360,7 +1321,7 @@ class Sync {
     if (!isAck(msg) || msg.view !== this.id) return;
     const cards = (msg.seq != null && this.pending.get(msg.seq)) || [];
     if (msg.seq != null) this.pending.delete(msg.seq);
-    if (!msg.ok) this.handlers.refused(msg.reason || "", cards);
+    if (!msg.ok) this.handlers.refused(msg.said || "", cards);
     else if (msg.select) this.handlers.select(msg.select);
     else if (msg.code) this.handlers.shared(msg.code);
   }
@@ -1510,20 +1471,20 @@ class Input {
     if (action === "step" || action === "step-end") {
       return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
-    if (action === "copy") return view.copy(state.deal.code || "", "Deal code copied");
+    if (action === "copy") return view.copy(state.deal.code || "");
     if (action === "menu") return;
     if (action === "deal-number") {
       const input = menu.numberInput;
       const number = Number(input.value);
       if (input.value === "" || !Number.isInteger(number) || number < 0) {
-        return view.say("Type a deal number (a whole number) first", "error");
+        return view.say(fixedWord(view.catalog, "number_first"), "error");
       }
       return this.leave({ action: "new", number });
     }
     if (action === "daily") return this.leave({ action: "new", daily: true });
     if (action === "open-code") {
       const code = menu.codeInput.value.trim();
-      if (!code) return view.say("Paste a deal or position code first", "error");
+      if (!code) return view.say(fixedWord(view.catalog, "code_first"), "error");
       return this.leave({ action: "new", code });
     }
     if (action === "new" || action === "restart" || action === "continue") {
@@ -1576,8 +1537,9 @@ class Input {
       return;
     }
     const request = root.requestFullscreen?.();
-    if (!request) return this.view.say("Full screen is not available here", "error");
-    request.catch(() => this.view.say("Full screen is not available here", "error"));
+    const refused = () => this.view.say(fixedWord(this.view.catalog, "no_full_screen"), "error");
+    if (!request) return refused();
+    request.catch(refused);
   }
 
   /** A checkbox or a select of the Game menu. @param {Event} event */
@@ -1954,6 +1916,7 @@ class Input {
  * @property {HTMLDivElement} review
  * @property {HTMLDivElement} status
  * @property {HTMLDivElement} hintLine
+ * @property {HTMLDetailsElement} hintDetail the hint's detail, a disclosure under its line
  * @property {HTMLDivElement} message
  * @property {HTMLDivElement} ask the give-up question, over the talk box
  * @property {HTMLDivElement} controls the button row
@@ -2005,10 +1968,12 @@ function buildDom(host) {
   // The hint and the message share one box of a fixed height (widget.css).
   const talk = el("div", "pw-talk");
   const hintLine = el("div", "pw-hint-line");
+  const hintDetail = el("details", "pw-hint-detail", { hidden: "" });
+  hintDetail.append(el("summary"), el("p"));
   const message = el("div", "pw-message", { role: "status" });
   // The give-up question covers the talk box, one line with its two buttons (widget.css).
   const ask = el("div", "pw-ask", { role: "alertdialog", "aria-modal": "false", hidden: "" });
-  talk.append(hintLine, message, ask);
+  talk.append(hintLine, hintDetail, message, ask);
   const live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
 
   const controls = el("div", "pw-controls", { role: "toolbar", "aria-label": "Game controls" });
@@ -2037,7 +2002,7 @@ function buildDom(host) {
   host.replaceChildren(root);
   return {
     root, puzzle, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
-    message, ask, controls, live, buttons, menu,
+    hintDetail, message, ask, controls, live, buttons, menu,
   };
 }
 
@@ -2064,6 +2029,7 @@ class PyramidView {
       select: (card) => this.select(card),
     });
     this.input = new Input(this, this.sync);
+    this.dom.hintDetail.addEventListener("toggle", () => this.detailToggled());
     this.onState = () => this.render(this.model.get("state"));
     this.onCatalog = () => this.showCatalog(this.model.get("catalog"));
     model.on("change:state", this.onState);
@@ -2177,16 +2143,17 @@ class PyramidView {
     if (!this.timeSpan) return;
     const { base, at, running } = this.clock;
     const seconds = base + (running ? (performance.now() - at) / 1000 : 0);
-    this.timeSpan.textContent = `Time ${formatTime(seconds)}`;
+    this.timeSpan.textContent = `${fixedWord(this.catalog, "time")} ${formatTime(seconds)}`.trim();
   }
 
   /** A new hint (or search) clears whatever the message line said before it.
    * @param {State} state @param {State | null} previous */
   showHint(state, previous) {
-    const text = hintText(state);
+    const text = hintText(state, this.catalog);
     const line = this.dom.hintLine;
     const hint = state.hint && state.hint.status === "done" ? state.hint : null;
     line.textContent = text;
+    this.showHintDetail(hint ? hint.detail : "");
     line.classList.toggle("pw-lost", hintSaysUnwinnable(state));
     line.classList.toggle("pw-doubtful", Boolean(hint && hint.looks_lost));
     const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
@@ -2196,13 +2163,31 @@ class PyramidView {
     }
   }
 
+  /** The hint's detail under its line, closed until the player opens it; a new detail closes
+   * the old one. @param {string} detail */
+  showHintDetail(detail) {
+    const box = this.dom.hintDetail;
+    const [summary, text] = box.children;
+    summary.textContent = fixedWord(this.catalog, "detail");
+    if (text.textContent !== detail) box.open = false;
+    text.textContent = detail;
+    box.hidden = !detail;
+  }
+
+  /** The hint's detail was opened or closed: opened, the talk box scrolls to it. */
+  detailToggled() {
+    const box = this.dom.hintDetail;
+    const talk = box.parentElement;
+    if (box.open && talk) talk.scrollTop = box.offsetTop - talk.offsetTop;
+  }
+
   paintHighlights() {
     if (this.state) patchHighlights(this.dom.root, this.dom.stock, this.state, this.ui.selected);
   }
 
   /** @param {State} state @param {State | null} previous */
   narrate(state, previous) {
-    const words = narration(state, previous, this.model.get("moves").length);
+    const words = narration(state, previous, this.catalog);
     if (!words) return;
     if ("say" in words) {
       this.say(words.say, "outcome");
@@ -2221,10 +2206,10 @@ class PyramidView {
     const drawn = notice && JSON.stringify([notice, state.options.winnable_only]);
     return patchRegion(panel, shown && notice ? drawn : null, () => {
       if (!notice) return [];
-      const { title, lines, box } = noticeContent(state, notice, this.catalog);
+      const { title, box } = noticeContent(state, notice, this.catalog);
       panel.dataset.kind = notice.kind;
       panel.setAttribute("aria-label", title);
-      this.announce(`${title}. ${lines.join(" ")}`);
+      this.announce(notice.spoken);
       return [box];
     });
   }
@@ -2244,7 +2229,7 @@ class PyramidView {
     const records = state.records;
     this.dom.buttons.records.setAttribute("aria-expanded", String(this.ui.showRecords));
     const key = this.ui.showRecords && records ? JSON.stringify(records) : null;
-    patchRegion(this.dom.records, key, () => (records ? recordsContent(records, state.rules) : []));
+    patchRegion(this.dom.records, key, () => (records ? recordsContent(records) : []));
   }
 
   /** @param {State} state */
@@ -2348,11 +2333,13 @@ class PyramidView {
     if (text) window.setTimeout(() => (live.textContent = text), 30);
   }
 
-  /** @param {string} text @param {string} done what to say once copied */
-  copy(text, done) {
-    const fallback = () => this.say(`Copy this code: ${text}`, "info");
+  /** Put a deal code on the clipboard, and say so (or show it to be copied by hand).
+   * @param {string} text */
+  copy(text) {
+    const fallback = () => this.say(`${fixedWord(this.catalog, "copy_this")} ${text}`, "info");
     if (!navigator.clipboard) return fallback();
-    navigator.clipboard.writeText(text).then(() => this.say(done, "info"), fallback);
+    const copied = () => this.say(fixedWord(this.catalog, "copied"), "info");
+    navigator.clipboard.writeText(text).then(copied, fallback);
   }
 
   // ------------------------------------------------------------------ acks
@@ -2375,7 +2362,7 @@ class PyramidView {
   /** @param {string} code */
   shared(code) {
     this.dom.menu.shareOutput.value = code;
-    this.copy(code, "Deal code copied");
+    this.copy(code);
   }
 
   /** @param {CardCode[]} cards */

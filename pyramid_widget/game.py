@@ -446,7 +446,7 @@ class Game:
             refusal = self._card_refusal(card)
             if refusal:
                 return refusal
-        return None if a.pairs_with(b) else words.NOT_THIRTEEN
+        return None if a.pairs_with(b) else words.not_thirteen(a, b)
 
     @property
     def recycle_refusal(self) -> str | None:
@@ -745,7 +745,7 @@ class Game:
         return (
             f"<Game {self.rules.name}{deal}: {state}, cleared {self.cleared}/28, "
             f"pass {self.pass_number}/{self.rules.passes_text}, stock {self.stock_count}, "
-            f"waste {self.waste_top or '-'}, {self.move_count} moves{score}>"
+            f"waste {self.waste_top or '-'}, {words.count_of(self.move_count, 'move')}{score}>"
         )
 
 

@@ -4,8 +4,10 @@ A front end sends custom messages such as
 ``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "tap",
 "target": "8c", "selected": "5h"}``. Each gets exactly one answer,
 ``{"type": "ack", "seq": 4, "view": "v1", "ok": bool, "reason": str | None,
-"move": notation | None}``, whether it was applied, refused by the engine, malformed or stale
-("share" adds the deal's "code"; a tap that selects a card adds "select").
+"said": str | None, "move": notation | None}``, whether it was applied, refused by the
+engine, malformed or stale: `reason` is the refusal as code reads it, `said` the same as a
+sentence, as the board shows it ("share" adds the deal's "code"; a tap that selects a card
+adds "select").
 
 `ACTIONS` is the protocol, written once: each action's fields with their types and the session
 call it makes. Parsing, dispatch, the `catalog` the front end reads and the front end's JSDoc
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .game import PILES, IllegalMove, Move
-from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE, quoted
+from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE, quoted, sentence
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -323,6 +325,7 @@ def ack(
         "view": view,
         "ok": ok,
         "reason": reason,
+        "said": None if reason is None else sentence(reason),
         "move": str(move) if move is not None else None,
         **extra,
     }

@@ -1,58 +1,20 @@
-"""Every notebook runs headless, top to bottom, in a fresh kernel, and says something sensible.
-
-The kernel is the `python3` kernel of the interpreter running the tests, with the checkout first
-on its path; the widget cells run without a browser (the kernel only sends the views' state).
-"""
+"""Every notebook runs headless, top to bottom, in a fresh kernel, and says something sensible
+(`notebook_runs` runs each once per test session)."""
 
 from __future__ import annotations
 
 import ast
 import base64
-import functools
-import os
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from nbclient import NotebookClient
+from notebook_runs import NAMES, NOTEBOOKS, execute, run
 
 from pyramid_widget import puzzles
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
-NAMES = [
-    "play.ipynb",
-    "teaching_pairing_strategy.ipynb",
-    "inspect_state.ipynb",
-    "winnability.ipynb",
-    "puzzles.ipynb",
-]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-@pytest.fixture(autouse=True)
-def kernel_imports_this_checkout(monkeypatch) -> None:
-    path = os.environ.get("PYTHONPATH")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), path) if p))
-
-
-def execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    client = NotebookClient(
-        nb,
-        timeout=240,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOKS)}},
-    )
-    client.execute()
-    return nb
-
-
-@functools.cache
-def run(name: str) -> nbformat.NotebookNode:
-    """A notebook run once per test session (the tests only read what it showed)."""
-    return execute(nbformat.read(NOTEBOOKS / name, as_version=4))
 
 
 def text_of(cell: nbformat.NotebookNode) -> str:
@@ -94,7 +56,7 @@ def test_play_notebook_shows_boards_and_plays_from_a_cell() -> None:
         assert name in presets
     assert "share this deal: classic#42" in text_of(cell_with(nb, "share this deal"))
     played = text_of(cell_with(nb, "display(w)"))
-    assert "<Game classic #42" in played and "1 moves" in played
+    assert "<Game classic #42" in played and "1 move>" in played
 
 
 NOTATION = re.compile(r"\b(?:[A2-9TJQK]|10)[cdhs]\b")

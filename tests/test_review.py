@@ -20,9 +20,10 @@ from helpers import random_game, reference_decks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramid_widget import Card, Game, build_layout
+from pyramid_widget import Card, Game, build_layout, words
 from pyramid_widget.review import MoveReview, Review, review
 from pyramid_widget.solver import hint, solve
+from pyramid_widget.view import review_view
 
 
 def numbered(rules: str, status: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
@@ -362,6 +363,15 @@ def test_the_review_shows_as_a_table_and_as_plain_rows() -> None:
     with pytest.raises(ValueError):
         result.game_at(len(result) + 1)
     assert result.game_at(0).move_count == 0 and result.game_at(0).can_redo
+    # The board's review panel: the same note, and each row's button says what it shows.
+    shown = review_view(result)
+    decisive = shown["rows"][mistake - 1]
+    assert decisive["note"] == words.slipped_away(result.better_text)
+    assert [row["note"] for row in shown["rows"]].count(None) == len(result) - 1
+    assert (
+        decisive["step_label"] == f"Show the board before move {mistake}, {decisive['move_text']}"
+    )
+    assert shown["columns"] == ["#", "Move", "Before", "After", "Fair hint", "Note"]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -187,10 +187,26 @@ def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_tim
         "best_score": None,
         "win_rate": 0.5,
         "saving": True,
+        "title": "Records: open-stock",
+        "items": widget.state["records"]["items"],
         "notes": widget.state["records"]["notes"],
     }
     assert widget.records().to_dict() == {
-        k: v for k, v in widget.state["records"].items() if k not in ("saving", "notes")
+        k: v
+        for k, v in widget.state["records"].items()
+        if k not in ("saving", "title", "items", "notes")
+    }
+    # The panel's records in words: a rate, a time, and no best score under unscored rules.
+    shown = {item["label"]: item["value"] for item in widget.state["records"]["items"]}
+    assert shown == {
+        "Games": "2",
+        "Wins": "1",
+        "Losses": "1",
+        "Win rate": "50%",
+        "Current streak": "1",
+        "Best streak": "1",
+        "Fastest win": "1:50",
+        "Fewest moves": "56",
     }
     # The panel says what counts, and which game the loss was.
     notes = widget.state["records"]["notes"]
@@ -372,7 +388,7 @@ def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
         widget.play(move)
     Front(widget).intent("review")
     wait_for(lambda: widget.state["review"] != REVIEWING)
-    assert widget.state["review"] == {"status": "failed", "reason": "no review: solver exploded"}
+    assert widget.state["review"] == {"status": "failed", "reason": "No review: solver exploded."}
     assert "RuntimeError" in capsys.readouterr().err
     assert Front(widget).intent("review_close")["ok"] and widget.state["review"] is None
 

@@ -99,11 +99,11 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     panel.locator('button[data-action="review"]').click()
     expect(panel).to_be_hidden()  # the board shows behind the review
     review = board.locator(".pw-review")
-    expect(review).to_contain_text(re.compile("reviewing|winnable until move 16"))
+    expect(review).to_contain_text(re.compile("Reviewing|winnable until move 16"))
     decisive = review.locator("tr.pw-decisive")
     expect(decisive).to_have_count(1, timeout=30_000)
     expect(decisive).to_contain_text("2\u2660 + J\u2663")  # card symbols, never notation
-    expect(decisive).to_contain_text("2\u2660 + J\u2665 would keep it")
+    expect(decisive).to_contain_text("2\u2660 + J\u2665 would have kept it")
     expect(review).not_to_contain_text("Jc")
     assert decisive.get_attribute("data-number") == "16"
 

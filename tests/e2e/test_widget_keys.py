@@ -109,7 +109,7 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
     def hinted() -> None:
         """The hint's sentence shows (the search is over)."""
         expect(hint_line).not_to_have_text("")
-        expect(hint_line).not_to_have_text("checking for a solution\u2026")
+        expect(hint_line).not_to_have_text("Checking for a solution\u2026")
 
     def refused() -> None:
         """A move refused: the message line says why, as a refusal."""
@@ -119,7 +119,7 @@ def test_keys_do_what_they_mean_on_the_board_and_never_reach_the_notebook(host, 
     # A card that stays (selected), before the first move: N deals at once (nothing is lost).
     probe.click("a card that stays (7h)", seven)
     probe.press(
-        "n", "a new deal", lambda: expect(board.locator(".pw-sr-only")).to_have_text("New deal")
+        "n", "a new deal", lambda: expect(board.locator(".pw-sr-only")).to_have_text("New deal.")
     )
     run_code(page, f"w.new_deal(code={code!r})")  # the reference layout again
     probe.click("a card that stays (7h)", seven)

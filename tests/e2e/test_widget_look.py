@@ -138,7 +138,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     seven.click()
     board.locator('button[data-action="hint"]').click()
     expect(board.locator(".pw-hint-line")).not_to_have_text("")
-    expect(board.locator(".pw-hint-line")).not_to_have_text("checking for a solution\u2026")
+    expect(board.locator(".pw-hint-line")).not_to_have_text("Checking for a solution\u2026")
     says_no_notation(board)
     measure_in_both_themes(page, [board], "hint, selection", figures)
     screenshot(board, "hint.png")
@@ -200,7 +200,7 @@ def test_the_layout_holds_still(lab_notebook):
     )
     assert lines >= 2, "the stand-in hint should take two lines at this width"
     board.locator('[data-card="Th"]').click()  # covered: a refusal under the hint
-    expect(board.locator(".pw-message")).to_have_text("that card is still covered")
+    expect(board.locator(".pw-message")).to_have_text("That card is still covered.")
     assert moved(start, boxes(board)) == []
 
     board.locator('button[data-action="pause"]').click()
@@ -421,12 +421,12 @@ def test_marks_compose_and_messages_do_not_linger(lab_notebook):
 
     # A refusal goes with the next action; a new hint clears an old message.
     board.locator('[data-card="Th"]').click()
-    expect(message).to_have_text("that card is still covered")
+    expect(message).to_have_text("That card is still covered.")
     board.locator('[data-card="7h"]').click()  # selects: the refusal goes
     expect(message).to_have_text("")
     board.locator('[data-card="7h"]').click()  # deselect
     board.locator('[data-card="Th"]').click()
-    expect(message).to_have_text("that card is still covered")
+    expect(message).to_have_text("That card is still covered.")
     hint_with(page, board, "7h+6d")
     expect(message).to_have_text("")
 
@@ -527,7 +527,7 @@ def test_notebook7_reads_and_holds_still(nb7_notebook, theme, capsys):
         rows = contrasts(board)
         check_cards_stand_out(board)
         board.locator('[data-card="Th"]').click()
-        expect(board.locator(".pw-message")).to_have_text("that card is still covered")
+        expect(board.locator(".pw-message")).to_have_text("That card is still covered.")
         rows += contrasts(board)
         board.locator('button[data-action="pause"]').click()
         expect(board.locator(".pw-panel")).to_contain_text("Paused")

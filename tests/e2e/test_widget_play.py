@@ -32,7 +32,7 @@ def test_the_board_renders_and_plays_by_clicks(lab_notebook):
     seven.click()
     board.locator('[data-pile="stock"]').click()
     expect(seven).to_have_count(0)
-    expect(board.locator('[aria-live="polite"]')).to_have_text("Removed 6\u2666 + 7\u2665")
+    expect(board.locator('[aria-live="polite"]')).to_have_text("Removed 6\u2666 + 7\u2665.")
     expect(board.locator('[data-pile="stock"] [data-card="Ah"]')).to_be_visible()
     expect(board.locator(".pw-status")).to_contain_text("Cleared 3 of 28")
     assert kernel(page, "w.moves") == "['Kc', 'Kh', '6d+7h']"
@@ -84,13 +84,13 @@ def test_a_refused_pair_says_why_and_changes_nothing(lab_notebook):
 
     board.locator('[data-card="Jh"]').click()
     board.locator('[data-card="3c"]').click()
-    expect(message).to_have_text("those two do not add up to 13")
+    expect(message).to_have_text("3\u2663 and J\u2665 make 14, not 13.")
     expect(board.locator(".pw-pyramid [data-card]")).to_have_count(28)
     expect(board.locator(".pw-selected")).to_have_count(0)
 
     board.locator('[data-card="Th"]').click()  # the apex, covered by the whole pyramid
-    expect(message).to_have_text("that card is still covered")
-    expect(board.locator('[aria-live="polite"]')).to_have_text("that card is still covered")
+    expect(message).to_have_text("That card is still covered.")
+    expect(board.locator('[aria-live="polite"]')).to_have_text("That card is still covered.")
     assert kernel(page, "w.moves, w.game.move_count") == "[] 0"
 
 

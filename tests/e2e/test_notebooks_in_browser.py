@@ -1,5 +1,5 @@
-"""The shipped notebooks as a reader uses them in JupyterLab: opened from notebooks/, Run All,
-then played on."""
+"""The shipped notebooks as a reader uses them: in JupyterLab (opened from notebooks/, Run All,
+then played on) and as an HTML export opened in Chromium."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from harness import JupyterServer, run_all, wait_for_widget, wait_kernel_ready
+from notebook_runs import run
 from playwright.sync_api import Page, expect
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -44,3 +45,23 @@ def test_inspect_state_after_run_all_keeps_its_panel_following_the_board(
         expect(panel).not_to_contain_text("undo")
     finally:
         jupyter_lab.shutdown_kernels()
+
+
+def test_an_html_export_shows_every_picture_with_its_positions_words(page: Page, tmp_path: Path):
+    """The teaching notebook, run and exported as `jupyter nbconvert --to html` writes it, then
+    opened in Chromium: every picture is drawn, and a screen reader names each by the words of
+    its position (never nbconvert's 'No description has been provided for this image')."""
+    from nbconvert import HTMLExporter
+
+    exported, _ = HTMLExporter().from_notebook_node(run("teaching_pairing_strategy.ipynb"))
+    path = tmp_path / "teaching.html"
+    path.write_text(exported, encoding="utf-8")
+    page.goto(path.as_uri())
+    pictures = page.locator("img")
+    expect(pictures.first).to_be_visible()
+    assert pictures.count() >= 7
+    for picture in pictures.all():
+        picture.scroll_into_view_if_needed()
+        assert picture.evaluate("(img) => img.complete && img.naturalWidth > 0")
+        name = picture.get_attribute("alt") or ""
+        assert name.startswith("Pyramid Solitaire") and "No description" not in name, name

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compare import Comparison, compare
-from .evaluate import evaluate
+from .comparison import Comparison, compare
+from .evaluation import evaluate
 from .player_view import PlayerView, StockView, UnseenCard
 from .players import (
     PLAYERS,

@@ -6,7 +6,8 @@ to a `pools.Pool` (a local process pool, an executor, a dask cluster, or this ve
 keeps two chunks in flight per worker, shows progress, and returns every finished chunk's
 outcome in order. An interrupt (Ctrl+C, a kernel's stop button) cancels what is still out and
 returns what finished, with the deals not tried; an error from a chunk cancels the rest and is
-raised. What a chunk's outcome means is the caller's business.
+raised (of chunks that finish together, the earliest deals' error). What a chunk's outcome
+means is the caller's business.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def spread(
                     sent.handle = pool.submit(task, *arguments(part))
                     chunks.append(sent)
                     running[sent.handle] = sent
-                for handle in pool.wait(running):
+                for handle in sorted(pool.wait(running), key=lambda h: running[h].start):
                     done += _count_in(running, handle, pool)
                     if display is not None:
                         display.update(*_progress(done, len(deals), started))

@@ -17,7 +17,7 @@ from typing import Any
 from ..progress import ProgressOption
 from ..rules import Rules
 from ..solver.chunked import checked
-from .evaluate import DEFAULT_DEALS, evaluate
+from .evaluation import DEFAULT_DEALS, evaluate
 from .scorecard import Scorecard, share
 from .strategy import name_of
 

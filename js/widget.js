@@ -19,7 +19,8 @@
 //   DOM helpers    element building, no state
 //   Render: board  pure functions: state in, DOM patches out (pyramid, stock, waste, highlights)
 //   Render: panels pure functions for the status line, the controls, the hint line, the menu,
-//                  the notices, the Continue offer, the records, the review and the puzzle
+//                  the notices, the Continue offer, the records, the review, the puzzle and
+//                  the watch (a strategy playing on the board)
 //   Sync and ack   sends intents with seq/view/version, matches acks, reports refusals
 //   Input          one controller: pointer, keyboard and commands become local UI changes
 //                  (cursor, selection, menus) or intents
@@ -189,10 +190,24 @@
  */
 
 /**
+ * A strategy playing on the board (watch_mode.py `WatchMode.view`): its next move is marked
+ * as a hint is, then played at the next beat, unless the watch is paused, over, or the
+ * player's own ("yours": the player took over).
+ * @typedef {object} WatchView
+ * @property {string} player the strategy's name
+ * @property {"playing" | "paused" | "over" | "yours"} phase
+ * @property {MoveText | null} move the move chosen and marked (a legal move now)
+ * @property {"pair" | "king" | "draw" | "recycle" | null} kind
+ * @property {string} said what the board says of it, in Python's words
+ * @property {number} played moves the strategy has played
+ * @property {number} speed moves a second
+ */
+
+/**
  * What just changed the board (view.py `MoveEvent`).
  * @typedef {object} EventView
  * @property {"play" | "undo" | "redo" | "new" | "restart" | "continue" | "step" | "refresh"
- *   | "start" | "puzzle"} action
+ *   | "start" | "puzzle" | "watch"} action
  * @property {MoveText | null} move
  */
 
@@ -232,6 +247,7 @@
  * @property {{restart: boolean, deal: boolean}} at_stake a restart, or another deal or saved
  *   game, would record the game in play as lost: the view asks first
  * @property {PuzzleView | null} puzzle the puzzle on the board, or null out of puzzle mode
+ * @property {WatchView | null} watch the strategy playing on the board, or null
  */
 
 /**
@@ -288,6 +304,11 @@
  *   | {action: "review_close"}
  *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}
  *   | {action: "puzzle_close"}
+ *   | {action: "watch_pause"}
+ *   | {action: "watch_resume"}
+ *   | {action: "watch_step"}
+ *   | {action: "watch_take_over"}
+ *   | {action: "watch_stop"}
  * } Request
  */
 /** @typedef {Extract<Request, {action: "puzzle"}>} PuzzleRequest */
@@ -586,7 +607,8 @@ function patchWaste(pile, state) {
 
 /**
  * Which cards to outline: the selected one, its partners (from the legal moves Python sent,
- * when highlighting is on) and the hint's cards.
+ * when highlighting is on) and the hint's cards, or those of the move a watched strategy
+ * chose.
  * @param {State} state @param {CardCode | null} selected
  */
 function highlights(state, selected) {
@@ -600,7 +622,7 @@ function highlights(state, selected) {
       if (b === selected) partners.add(a);
     }
   }
-  const hint = state.hint && state.hint.status === "done" ? state.hint : null;
+  const hint = state.hint && state.hint.status === "done" ? state.hint : state.watch;
   const hinted = new Set(hint ? moveCards(hint.move) : []);
   const stockHinted = Boolean(hint && (hint.kind === "draw" || hint.kind === "recycle"));
   return { selected, partners, hinted, stockHinted };
@@ -917,6 +939,10 @@ function narration(state, previous, played) {
     text = `Puzzle ${state.puzzle.number} of ${state.puzzle.count}. ${state.puzzle.prompt}`;
   } else if (action === "refresh" && previous.puzzle && !state.puzzle) {
     text = "Puzzle closed: the game you left is back";
+  } else if (action === "watch" && state.watch) {
+    text = `Watching ${state.watch.player} play. ${state.watch.said}`;
+  } else if (action === "refresh" && previous.watch && !state.watch) {
+    text = "Stopped watching: the game you left is back";
   }
   // A move the puzzle let through: its verdict ("Right: ...") follows the move's words.
   const said = state.puzzle ? state.puzzle.said : null;
@@ -1220,6 +1246,58 @@ function patchPuzzle(parts, puzzle, catalog) {
   parts.prompt.textContent = puzzle.prompt;
   parts.said.textContent = puzzle.said ?? "";
   parts.said.dataset.kind = puzzle.said_kind ?? "";
+}
+
+/**
+ * The watch panel's elements, built once (a button keeps its focus from move to move).
+ * @typedef {object} WatchParts
+ * @property {HTMLElement} box
+ * @property {HTMLElement} title "Watching greedy"
+ * @property {HTMLElement} said what Python says of the game
+ * @property {Record<string, HTMLElement>} buttons by their action
+ */
+
+/** The watch panel, above the table like the puzzle's: a strategy's name, what it does, and
+ * the buttons that pause, step, take over and stop it. @returns {WatchParts} */
+function watchParts() {
+  const box = el("section", "pw-watch", { "aria-label": "Watching a strategy", hidden: "" });
+  const title = el("h3", "pw-watch-title");
+  const said = el("p", "pw-watch-said", { "aria-live": "off" });
+  const actions = el("div", "pw-row pw-watch-actions");
+  /** @type {Record<string, HTMLElement>} */
+  const buttons = {
+    watch_pause: actionButton("watch_pause", "Pause"),
+    watch_resume: actionButton("watch_resume", "Resume"),
+    watch_step: actionButton("watch_step", "Step"),
+    watch_take_over: actionButton("watch_take_over", "Take over"),
+    watch_stop: actionButton("watch_stop", "Stop watching"),
+  };
+  actions.append(...Object.values(buttons));
+  box.append(title, said, actions);
+  return { box, title, said, buttons };
+}
+
+/** Which of the watch's buttons a phase offers. @type {Record<WatchView["phase"], string[]>} */
+const WATCH_BUTTONS = {
+  playing: ["watch_pause", "watch_step", "watch_take_over", "watch_stop"],
+  paused: ["watch_resume", "watch_step", "watch_take_over", "watch_stop"],
+  over: ["watch_take_over", "watch_stop"],
+  yours: ["watch_stop"],
+};
+
+/** Show the watch, or hide the panel when no strategy plays on the board.
+ * @param {WatchParts} parts @param {WatchView | null} watch */
+function patchWatch(parts, watch) {
+  parts.box.hidden = watch == null;
+  if (watch == null) return;
+  parts.box.dataset.phase = watch.phase;
+  parts.title.textContent = `Watching ${watch.player}`;
+  parts.said.textContent = watch.said;
+  const offered = WATCH_BUTTONS[watch.phase];
+  for (const [action, button] of Object.entries(parts.buttons)) {
+    button.hidden = !offered.includes(action);
+  }
+  parts.buttons.watch_stop.textContent = watch.phase === "yours" ? "Back to my game" : "Stop watching";
 }
 
 // =============================================================================== Sync and ack
@@ -1539,7 +1617,8 @@ class Input {
       this.command(actionNode.dataset.action || "", actionNode);
       return;
     }
-    if (closest(target, ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review, .pw-puzzle")) {
+    const panels = ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review, .pw-puzzle, .pw-watch";
+    if (closest(target, panels)) {
       return;
     }
     const cardNode = closest(target, ".pw-card[data-card]");
@@ -1794,6 +1873,7 @@ class Input {
  * @typedef {object} Dom
  * @property {HTMLDivElement} root
  * @property {PuzzleParts} puzzle the puzzle panel, above the table
+ * @property {WatchParts} watch the watch panel, above the table
  * @property {HTMLDivElement} table
  * @property {HTMLDivElement} pyramid
  * @property {HTMLDivElement} stock
@@ -1832,6 +1912,7 @@ function buildDom(host) {
     "aria-label": "Pyramid Solitaire",
   });
   const puzzle = puzzleParts();
+  const watch = watchParts();
   const table = el("div", "pw-table");
   const pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
   const stock = el("div", "pw-pile pw-stock", {
@@ -1884,11 +1965,12 @@ function buildDom(host) {
   const menu = menuParts();
   controls.append(menu.menu);
   buttons.records.setAttribute("aria-expanded", "false");
-  root.append(puzzle.box, table, offer, status, talk, controls, records, rules, review, live);
+  root.append(puzzle.box, watch.box, table, offer, status, talk, controls, records, rules, review);
+  root.append(live);
   host.replaceChildren(root);
   return {
-    root, puzzle, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
-    message, ask, controls, live, buttons, menu,
+    root, puzzle, watch, table, pyramid, stock, waste, panel, offer, records, rules, review, status,
+    hintLine, message, ask, controls, live, buttons, menu,
   };
 }
 
@@ -1953,13 +2035,14 @@ class PyramidView {
     const hadFocus = dom.root.contains(document.activeElement);
     const focusedKey = hadFocus ? this.input.keyOf(document.activeElement) : null;
     // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
-    const animate = previous && !["new", "restart", "puzzle"].includes(state.event.action);
+    const animate = previous && !["new", "restart", "puzzle", "watch"].includes(state.event.action);
 
     patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
     patchStock(dom.stock, state);
     patchWaste(dom.waste, state);
     this.showStatus(state);
     patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
+    patchWatch(dom.watch, state.watch);
     patchMenuValues(dom.menu, state);
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);

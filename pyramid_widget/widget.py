@@ -30,8 +30,7 @@ from .view import OPTION_FIELDS, OPTION_NAMES, MoveEvent, catalog
 
 
 def _asset(name: str) -> Path:
-    """The front end file `name`: inside an installed wheel it lives in pyramid_widget/static/
-    (pyproject's wheel sources), in a source checkout or editable install in the repo's js/."""
+    """The front end file `name`: in pyramid_widget/static/ in a wheel, else in the repo's js/."""
     here = Path(__file__).resolve().parent
     for folder in (here / "static", here.parent / "js"):
         path = folder / name
@@ -137,10 +136,8 @@ class PyramidWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------------ display
     def _ipython_display_(self, **kwargs: Any) -> None:
-        """Show the board and, beside it, a picture of its position for every place where the
-        widget cannot render (an HTML export, a code host, a notebook whose kernel is gone); the
-        stylesheet hides the picture where the board is live. It is a separate output: updating
-        the widget's own would make JupyterLab build a second view of the board."""
+        """The board, and its picture for where no board renders (an export, no kernel), apart:
+        updating the widget's own output would make JupyterLab build a second board."""
         from IPython.display import display
 
         bundle = self._repr_mimebundle_(**kwargs)  # anywidget's: (data, metadata)
@@ -274,9 +271,8 @@ class PyramidWidget(anywidget.AnyWidget):
         difficulty: str | None = None,
         rules: Rules | str | None = None,
     ) -> Puzzle:
-        """Pose a puzzle mined from a real deal: `which` (a `Puzzle` or an id), or the first
-        shipped one of `rules` with that `theme` and `difficulty`; `close_puzzle()` brings the
-        game in play back. A wrong move is refused with the reason why it loses."""
+        """Pose a puzzle from a real deal: `which` (a `Puzzle` or id), or the first shipped one
+        of `rules`, `theme` and `difficulty`; a wrong move is refused, saying why it loses."""
         return self.session.puzzles.open(which, theme=theme, difficulty=difficulty, rules=rules)
 
     def next_puzzle(self) -> Puzzle:
@@ -287,6 +283,10 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def close_puzzle(self) -> None:
         self.session.puzzles.close()
+
+    def watch(self, strategy: Any, speed: float = 2.0, deal: int | None = None) -> Any:
+        """Watch `strategy` play here, move by move (`watch_mode.WatchMode.start`)."""
+        return self.session.watching.start(strategy, speed=speed, deal=deal)
 
     def records(self, rules: Rules | str | None = None) -> Records:
         """The records of `rules` (default: this game's): games, wins, streaks, bests."""

@@ -665,6 +665,27 @@ def solved(wrong: int) -> str:
     return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
 
 
+# ---------------------------------------------------------------------------- watching
+NOT_WATCHING = "no strategy is playing on the board: watch one first"
+WATCH_OVER = "the watched game is over: take it over, or stop watching"
+WATCH_YOURS = "You took over: the game is yours to play on (it is not recorded)."
+
+
+WATCH_SAID = {
+    "thinking": "{0} is choosing a move\u2026",
+    "chose": "{0} plays {1}.",
+    "refused": "{0} chose {1}, which the rules refuse ({2}): the game is lost.",
+    "failed": "{0} stopped with an error: {1}",
+    "won": "{0} cleared the pyramid in {1} moves.",
+    "stuck": "{0} has no move left: the game is over.",
+}
+"""What the board says while a strategy plays, after each thing that can happen."""
+
+
+def watch_said(what: str, player: str, *details: object) -> str:
+    return WATCH_SAID[what].format(player, *details)
+
+
 # ---------------------------------------------------------------------------- the notices
 # The notice over the table when the game is paused, won, out of moves or lost.
 PAUSED_TITLE = "Paused"

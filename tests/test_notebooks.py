@@ -25,6 +25,7 @@ NAMES = [
     "inspect_state.ipynb",
     "winnability.ipynb",
     "puzzles.ipynb",
+    "strategy_lab.ipynb",
 ]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -226,3 +227,24 @@ def test_the_puzzles_notebook_shows_checks_and_plays_a_worksheet() -> None:
     assert "Right:" in text_of(cell_with(nb, "w.play(answers[0])"))
     answers = cell_with(nb, "puzzle.picture(answer=True)")
     assert text_of(answers).count("keeps the win") == 3 and "can never leave" in text_of(answers)
+
+
+@pytest.mark.slow
+def test_the_strategy_lab_measures_charts_reviews_and_watches_a_strategy() -> None:
+    nb = nbformat.read(NOTEBOOKS / "strategy_lab.ipynb", as_version=4)
+    setup = cell_with(nb, "DEALS = range(1, 1001)")
+    setup.source = setup.source.replace("range(1, 1001)", "range(1, 41)")  # fewer in the suite
+    execute(nb)
+
+    assert "is face down: a player has not seen it" in text_of(cell_with(nb, "view.stock[0]"))
+    card = text_of(cell_with(nb, "card = evaluate(mine"))
+    assert "efficiency" in card and "where its win slipped away" in card
+    table = text_of(cell_with(nb, "table = compare("))
+    assert all(f"<td>{name}</td>" in table for name in ("mine", "greedy", "random"))
+    chart = cell_with(nb, "table.chart()")
+    assert any("image/png" in output.get("data", {}) for output in chart.outputs)
+    review = text_of(cell_with(nb, "lost.review()"))
+    assert "winnable deals lost; the first is deal" in review and "could be won until" in review
+    assert shows_widget(cell_with(nb, "lost.before_slip()"))
+    assert shows_widget(cell_with(nb, "w = PyramidWidget(RULES, deal=lost.deal"))
+    assert re.search(r"mine against greedy: [+-]\d+\.\d points", text_of(cell_with(nb, "margin")))

@@ -1,9 +1,7 @@
 """`compare`: several strategies on the same deals, as a table and a chart.
 
-The table is plain data (`to_rows`, a notebook's HTML table, text); the chart is drawn with
-matplotlib (the ``[plots]`` extra, imported only when a chart is asked for): each player's win
-rate and efficiency with their 95 % intervals, and the solver's bound (the share of deals that
-could be won at all, 100 % of the possible for efficiency) drawn as a line.
+The table is plain data (`to_rows`, a notebook's HTML table, text); the chart (`chart.py`) is
+drawn with matplotlib, the ``[plots]`` extra, imported only when a chart is asked for.
 """
 
 from __future__ import annotations
@@ -96,43 +94,19 @@ class Comparison:
         )
 
     def chart(self) -> Any:
-        """A matplotlib figure: win rates (left) and efficiencies (right) with their 95 %
-        intervals, the solver's bound as a dashed line on each. Needs matplotlib."""
+        """A matplotlib figure (a notebook shows it as a picture): win rates and efficiencies
+        with their 95 % intervals, the solver's bound as a dashed line on each. Needs
+        matplotlib, the ``[plots]`` extra."""
         try:
-            from matplotlib.figure import Figure
+            from .chart import draw
         except ImportError:
             raise ImportError(
                 "the chart needs matplotlib: pip install 'pyramid-widget[plots]'"
             ) from None
-        names = [card.player for card in self.cards][::-1]
-        figure = Figure(figsize=(9, 0.5 * len(names) + 1.6), layout="constrained")
-        panels = figure.subplots(1, 2, sharey=True)
-        measures = (
-            ("win rate", lambda c: (c.win_rate, c.interval), self.bound),
-            (
-                "efficiency (wins of the winnable deals)",
-                lambda c: (c.efficiency, c.efficiency_interval),
-                1.0,
-            ),
-        )
-        for axes, (title, measure, bound) in zip(panels, measures, strict=True):
-            rates, lows, highs = [], [], []
-            for card in self.cards[::-1]:
-                rate, interval = measure(card)
-                rate = rate or 0.0
-                low, high = interval or (rate, rate)
-                rates.append(100 * rate)
-                lows.append(100 * (rate - low))
-                highs.append(100 * (high - rate))
-            axes.barh(names, rates, xerr=[lows, highs], capsize=3, color="#4c78a8")
-            if bound is not None:
-                axes.axvline(100 * bound, color="#c62828", linestyle="--", label="solver's bound")
-                axes.legend(loc="lower right", fontsize="small")
-            axes.set_xlim(0, 100)
-            axes.set_xlabel("%")
-            axes.set_title(title, fontsize="medium")
-        figure.suptitle(f"{self.games} deals of {self.rules}")
-        return figure
+        return draw(self)
+
+    def __repr__(self) -> str:
+        return f"<Comparison of {len(self.cards)} players on {self.games} deals of {self.rules}>"
 
 
 def compare(

@@ -8,8 +8,8 @@
   and left to right, then the waste and the stock top: the habit auto-pair's tap has.
 - `bottom_up` takes Kings at once and otherwise the removal lowest in the pyramid ("work from
   the bottom", "read the base before the apex").
-- `partner_keeper` is greedy, but never spends a card whose value the pyramid still needs more
-  often than that value is left ("watch out for burning partners").
+- `partner_keeper` is greedy, but never makes a removal after which a card plainly can never
+  leave ("watch out for burning partners": never pair a card whose partner another needs).
 - `FairHint` plays what the fair hint suggests: strong and slow.
 - `all_seeing` plays the exact solver's win on every deal it can be won: the bound no fair
   player passes (it sees every card, so `evaluate` and the board hand it the whole game).
@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from ..cards import PYRAMID_SIZE, Card
 from ..moves import Move
-from ..puzzles.players import REMOVALS, greedy_choices, pile_choices
+from ..puzzles.losses import plain_loss
+from ..puzzles.players import REMOVALS, after, greedy_choices, pile_choices
 from ..solver import hint
 from .player_view import PlayerView
 
@@ -88,28 +89,19 @@ def bottom_up(view: PlayerView) -> Move:
 
 
 def partner_keeper(view: PlayerView) -> Move:
-    """Greedy among the removals that spend no scarce card, else greedy among them all.
+    """Greedy among the removals after which no card is plainly lost, else greedy among all.
 
-    A value is scarce while the pyramid holds more cards waiting for it (its partners, other
-    than the ones this move removes) than cards of it remain anywhere; spending one of those
-    may strand a pyramid card for good. The count uses only cards the player has seen go."""
+    Plainly lost is `puzzles.losses.plain_loss`: a pyramid card whose partners left all lie on
+    it or under it, more pyramid cards of a value than partners left, or a dead end; spending
+    a partner another card needs is how those come about. It asks a game made from the view
+    alone (`PlayerView.game_as_seen`), and the checks read the unseen cards only as a set,
+    which a player knows."""
     removals = _removals(view)
-    safe = [move for move in removals if not _spends_scarce(view, move)]
-    choices = greedy_choices(_Only(view, safe)) if safe else greedy_choices(view)
-    return choices[0] if choices else waiting(view)
-
-
-def _spends_scarce(view: PlayerView, move: Move) -> bool:
-    gone = view.gone
-    pyramid = [card for card in view.pyramid if card is not None and card not in move.cards]
-    for card in move.cards:
-        if card.is_king:
-            continue
-        left = 4 - sum(other.value == card.value for other in gone) - 1
-        waiting_for = sum(other.pairs_with(card) for other in pyramid)
-        if waiting_for > left:
-            return True
-    return False
+    if not removals:
+        return waiting(view)
+    table = view.game_as_seen()
+    safe = [move for move in removals if plain_loss(after(table, move)) is None]
+    return greedy_choices(_Only(view, safe or removals))[0]
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,10 @@ class LostDeal:
         game.replay(self.played.log)
         return game
 
+    def __repr__(self) -> str:
+        game = self.played
+        return f"<LostDeal {self.code}: {game.ending}, {game.moves} moves, {game.cleared} cleared>"
+
     def review(self, *, hints: bool = False) -> Review:
         """The game's review (`pyramid_widget.review`, every position's verdict exact; with
         `hints`, a fair hint beside every move too, which takes longer). Kept once made."""
@@ -219,6 +223,11 @@ class Scorecard:
     def to_rows(self) -> list[dict[str, Any]]:
         """Every game as a plain dict, e.g. for `pandas.DataFrame(card.to_rows())`."""
         return [game.to_dict() for game in self.games_played]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Scorecard of {self.player} on {self.rules}: {self.wins} wins in {self.games} games>"
+        )
 
     def __str__(self) -> str:
         if not self.games:

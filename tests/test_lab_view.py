@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from helpers import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,16 @@ def test_a_face_down_card_is_refused_and_a_seen_one_is_read(case):
                 view.stock[i]
     assert view.unseen == frozenset(DECK) - game.seen
     assert not view.unseen & set(view.in_play) and view.stock_top in (None, game.stock_top)
+
+
+@common
+@given(st.sampled_from(RULES), st.integers(1, 2**32 - 1), st.integers(0, 150), st.integers())
+def test_the_stock_a_view_shows_is_the_cards_seen_there_even_after_undos(rules, deal, steps, seed):
+    game = random_game(rules, deal, steps, seed, undo=0.3)
+    view = PlayerView.of(game)
+    assert view.stock.known == tuple(c if c in game.seen else None for c in game.stock)
+    stock = game.cards[PYRAMID_SIZE:]
+    assert view.stock_order == tuple(c if c in game.seen else None for c in stock)
 
 
 def test_a_view_names_no_deal_and_keeps_no_game():

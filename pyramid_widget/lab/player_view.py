@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from ..cards import DECK, PYRAMID_SIZE, Card, is_exposed
+from ..cards import DECK, PYRAMID_SIZE, STOCK_SIZE, Card, is_exposed
 from ..game import Game
 from ..moves import Move
 from ..position import Position
@@ -132,9 +132,15 @@ class PlayerView:
         exposed = tuple(
             dealt[i] for i in range(PYRAMID_SIZE) if not removed >> i & 1 and is_exposed(removed, i)
         )
-        waste = pos.waste
+        waste, stock = pos.waste, pos.stock
         stock_top = game.stock_top
         tops = tuple(c for c in (waste[-1] if waste else None, stock_top) if c is not None)
+        # The stock cards seen are always its first ones in the order dealt (every game is
+        # held to that: `position.check_reachable`), so they are counted, not looked up.
+        turned = len(seen) - PYRAMID_SIZE
+        known = 0
+        while known < len(stock) and (turned == STOCK_SIZE or stock[known] in seen):
+            known += 1
         return cls(
             rules=game.rules,
             pyramid=tuple(None if removed >> i & 1 else dealt[i] for i in range(PYRAMID_SIZE)),
@@ -142,9 +148,10 @@ class PlayerView:
             exposed=exposed,
             in_play=exposed + tops,
             waste=waste,
-            stock=StockView(tuple(card if card in seen else None for card in pos.stock)),
+            stock=StockView(stock[:known] + (None,) * (len(stock) - known)),
             stock_top=stock_top,
-            stock_order=tuple(c if c in seen else None for c in game.cards[PYRAMID_SIZE:]),
+            stock_order=game.cards[PYRAMID_SIZE : PYRAMID_SIZE + turned]
+            + (None,) * (STOCK_SIZE - turned),
             pass_number=pos.pass_number,
             passes_left=game.passes_left,
             move_count=pos.move_count,

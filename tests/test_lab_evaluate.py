@@ -181,6 +181,18 @@ def test_progress_counts_the_games_as_winnability_counts_deals():
     assert [done for done, *_ in seen] == [1, 2, 3, 4, 5] and {t for _, t, _, _ in seen} == {5}
 
 
+def test_an_interrupt_keeps_the_games_played_and_names_the_deals_not_tried():
+    def progress(done, total, rate, eta):
+        if done == 3:
+            raise KeyboardInterrupt  # as Ctrl+C or a kernel's stop button would, mid-run
+
+    card = evaluate(greedy, "classic", range(1, 11), executor=HERE, progress=progress)
+    played = [game.deal for game in card.games_played]  # every game finished by then counts
+    assert card.interrupted and played == list(range(1, len(played) + 1)) and len(played) >= 3
+    assert list(card.not_tried) == list(range(len(played) + 1, 11))
+    assert f"interrupted: {10 - len(played)} deals not played" in str(card)
+
+
 def test_compare_puts_players_side_by_side_with_the_bound(greedy_here):
     table = compare(
         {"greedy": greedy, "random": random_player, "again": greedy},

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..game import Game
@@ -182,9 +183,10 @@ class Scorecard:
         """The strategy's own time per game, on average (playing, not solving)."""
         return _mean(game.seconds for game in self.games_played)
 
-    @property
+    @cached_property
     def lost_winnable(self) -> tuple[LostDeal, ...]:
-        """The winnable deals it lost, in the order of the deals."""
+        """The winnable deals it lost, in the order of the deals (each keeps its review once
+        made, so the first slips are worked out once)."""
         return tuple(
             LostDeal(game, self.rules)
             for game in self.games_played

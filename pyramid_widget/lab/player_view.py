@@ -138,8 +138,8 @@ class PlayerView:
         # The stock cards seen are always its first ones in the order dealt (every game is
         # held to that: `position.check_reachable`), so they are counted, not looked up.
         turned = len(seen) - PYRAMID_SIZE
-        known = 0
-        while known < len(stock) and (turned == STOCK_SIZE or stock[known] in seen):
+        known = len(stock) if turned == STOCK_SIZE else 0
+        while known < len(stock) and stock[known] in seen:
             known += 1
         return cls(
             rules=game.rules,

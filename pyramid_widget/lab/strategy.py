@@ -12,13 +12,12 @@ from __future__ import annotations
 import pickle
 import traceback
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from ..moves import IllegalMove, Move
 from .player_view import PlayerView
 
 
-@runtime_checkable
 class Chooser(Protocol):
     """A strategy as an object: ``choose(view)`` answers the move to play."""
 

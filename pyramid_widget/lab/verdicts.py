@@ -7,9 +7,9 @@ SQLite file beside the records database (`store_file.default_path`; ``PYRAMID_WI
 names another file): a new version of the package asks again. The file is only ever a cache:
 
 - every row carries a checksum of what it says, and a row that does not match it, or says
-  something no verdict says (an unknown status, a winnable verdict without a line, a line that
-  is no list of moves), is ignored and solved again; the all-seeing player also replays every
-  line it is handed, and a line that does not win is solved again;
+  something no verdict says (an unknown status, a winnable verdict without a line, a line
+  with an unwinnable one), is ignored and solved again; the all-seeing player, the one user of
+  a line, replays it through the engine, and a line that does not win is solved again;
 - writes are single SQLite transactions (WAL journal, a busy timeout), so two processes
   writing at once queue and neither can leave half a row;
 - a file that cannot be opened or written (damaged, read-only, locked for too long) leaves
@@ -27,7 +27,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Literal
 
-from ..moves import IllegalMove, Move
 from ..store_file import default_path
 
 ENV_VAR = "PYRAMID_WIDGET_CACHE"
@@ -71,18 +70,17 @@ def checksum(version: str, rules: str, deal: str, status: str, line: str) -> str
 
 
 def _read_line(status: str, line: str) -> tuple[str, ...] | None:
-    """The moves of a row's line, or None when the row cannot be a verdict."""
+    """The moves of a row's line, or None when the row cannot be a verdict. The moves are
+    read as words here: the one player that uses a line replays it through the engine."""
     moves = tuple(line.split())
     if status not in ("winnable", "unwinnable") or (status == "winnable") != bool(moves):
         return None
-    try:
-        return tuple(str(Move.parse(move)) for move in moves)
-    except IllegalMove:
-        return None
+    return moves
 
 
 class VerdictCache:
-    """The verdicts file, open (or `None`-like when it cannot be: then nothing is kept)."""
+    """The verdicts file, open; where it cannot be opened, read or written, it keeps nothing
+    and finds nothing (see the module docstring)."""
 
     def __init__(self, path: Path | str | None = None, *, version: str | None = None) -> None:
         self.path = Path(path) if path is not None else default_cache_path()
@@ -112,10 +110,6 @@ class VerdictCache:
         if self._conn is not None:
             self._conn.close()
         self._conn = None
-
-    @property
-    def usable(self) -> bool:
-        return self._conn is not None
 
     def get(self, rules: str, deals: Iterable[int | str]) -> dict[int | str, Verdict]:
         """The sound verdicts kept for these deals of `rules` (a damaged row is left out)."""

@@ -54,6 +54,7 @@
  * @typedef {object} SlotView
  * @property {CardCode} card
  * @property {"in_play" | "covered" | "removed"} status
+ * @property {string | null} label the card and where it lies, as a screen reader says it
  */
 
 /**
@@ -69,6 +70,7 @@
  * @property {string | null} recycle_refusal why the empty stock cannot be recycled, if so
  * @property {"won" | "stuck" | null} outcome
  * @property {boolean} dead_end
+ * @property {string[]} items the status line, item by item (the clock is the view's own)
  */
 
 /**
@@ -78,7 +80,8 @@
  * @property {MoveText | null} move
  * @property {"pair" | "king" | "draw" | "recycle" | "none"} kind
  * @property {"winnable" | "unwinnable" | "unknown"} verdict
- * @property {string} reason the player's sentence (card symbols, plain words; maybe two lines)
+ * @property {string} reason the hint line: the move, one reason, how it stands
+ * @property {string} detail what lies behind it, for a player who opens it ("" for none)
  * @property {number | null} chance
  * @property {boolean} looks_lost every sampled order lost (the reason says so)
  */
@@ -111,6 +114,8 @@
  * @property {number | null} best_score
  * @property {number | null} win_rate 0..1
  * @property {boolean} saving false with store=None or a read-only database
+ * @property {string} title the panel's heading
+ * @property {{key: string, label: string, value: string}[]} items each record in words
  * @property {string[]} notes sentences saying what counts, which games the losses were, and
  *   whether saving is off
  */
@@ -132,6 +137,8 @@
  * @property {boolean} decisive
  * @property {MoveText | null} keeps_win
  * @property {string | null} keeps_win_text
+ * @property {string | null} note the decisive row's note
+ * @property {string} step_label the row's button, which shows the board before the move
  */
 
 /**
@@ -143,6 +150,7 @@
  * @property {MoveText | null} better
  * @property {string | null} better_text
  * @property {boolean} hints false: the review has no hint column at all
+ * @property {string[]} columns the headings: number, move, before, after, hint, note
  * @property {ReviewRow[]} rows
  * @property {number} end the move count the game ended at
  */
@@ -161,8 +169,8 @@
  */
 
 /**
- * The session's puzzle score (puzzle_mode.py `Score`): puzzles opened and moved in, solved,
- * solved with no wrong try.
+ * The session's puzzle score (puzzle_mode.py `Score`): puzzles tried (moved in, or the answer
+ * shown), solved (the answer found, not shown), solved with no wrong try.
  * @typedef {{tried: number, solved: number, first_try: number}} PuzzleScore
  */
 
@@ -182,11 +190,15 @@
  * @property {number} [deal] the deal it came from, only once every card is seen
  * @property {number} number its place in the set stepped through, from 1
  * @property {number} count how many puzzles that set holds
- * @property {"find" | "play" | "solved"} phase find the move; play on to the win; won
+ * @property {"find" | "play" | "won"} phase find the answer; play on to the win (optional); won
  * @property {string} prompt what the board asks for now
- * @property {string | null} said the last verdict: why a move was refused, or that it was right
- * @property {"refused" | "right" | "solved" | null} said_kind which of those `said` is
+ * @property {string | null} said the last verdict: why a move was refused, that it was right,
+ *   the answer shown, or what the puzzle counted as once won
+ * @property {"refused" | "right" | "shown" | "won" | null} said_kind which of those `said` is
+ * @property {boolean} solved its answer was found (not shown): it counts as solved
+ * @property {boolean} shown its answer was shown
  * @property {PuzzleScore} score
+ * @property {string} tally the score in words
  */
 
 /**
@@ -226,8 +238,10 @@
  * @property {{code: string | null, number: number | null, proven: boolean | null}} deal
  * @property {GameRulesView} rules
  * @property {SlotView[]} pyramid
- * @property {{count: number, top: CardCode | null}} stock top: null when face down or empty
- * @property {{count: number, top: CardCode | null, fan: CardCode[]}} waste
+ * @property {{count: number, top: CardCode | null, label: string}} stock top: null when face
+ *   down or empty; label: the pile as a screen reader says it
+ * @property {{count: number, top: CardCode | null, fan: CardCode[], label: string,
+ *   top_label: string | null}} waste label: the pile; top_label: its top card
  * @property {CardCode[]} playable
  * @property {CardCode[]} selectable the cards a tap only selects, when nothing is selected (a
  *   card in play that needs a partner); empty with auto-pair on
@@ -241,6 +255,8 @@
  * @property {RecordsView | null} records
  * @property {ReviewView | null} review
  * @property {EventView} event
+ * @property {{text: string, lasting: boolean} | null} narration what the board says of the
+ *   change: shown under the table until the position changes (`lasting`), or only spoken
  * @property {OptionsView} options
  * @property {Record<ControlName, ControlView>} controls
  * @property {NoticeView | null} notice the notice over the table (view.py `notice_view`)
@@ -255,6 +271,7 @@
  * @property {"paused" | "won" | "puzzle_solved" | "lost" | "unwinnable" | "stuck" | "dead_end"} kind
  * @property {string} title
  * @property {string[]} lines
+ * @property {string} spoken the title and the lines as a screen reader says them
  */
 
 /**
@@ -269,13 +286,38 @@
  * @property {PuzzleCatalog} puzzles the puzzles' themes and difficulties, for the filters
  * @property {{question: string, yes: string, no: string}} give_up the give-up question
  * @property {Record<string, string[]>} actions intents.py's actions and the fields of each
+ * @property {BoardWords} words the board's fixed words (words.py `BOARD_WORDS`)
  */
 
 /**
- * The puzzles' filters (view.py `catalog`: puzzles `THEMES` and `DIFFICULTIES`).
+ * @typedef {object} BoardWords
+ * @property {string} time the clock's label
+ * @property {string} checking a hint is being worked out
+ * @property {string} finding a winnable deal is being searched for
+ * @property {string} reviewing a review is being made
+ * @property {string} detail the hint detail's disclosure
+ * @property {string} number_first the deal number box is empty or holds no whole number
+ * @property {string} code_first the code box is empty
+ * @property {string} no_full_screen
+ * @property {string} copied the deal code went to the clipboard
+ * @property {string} copy_this before a code the clipboard would not take
+ * @property {string} puzzle_closed
+ * @property {string} watch_stopped
+ */
+
+/**
+ * The puzzles' themes and difficulties, and each preset's Puzzles menu (view.py `catalog`,
+ * `puzzle_menu`): only the themes, and under each the difficulties, that hold puzzles, each
+ * labelled with its count ("" is "any").
  * @typedef {object} PuzzleCatalog
  * @property {{id: string, title: string, meaning: string}[]} themes
  * @property {{id: string, label: string}[]} difficulties easiest first
+ * @property {Record<string, PuzzleMenuTheme[]>} menus by preset name
+ * @property {string} none what the menu says under rules with no puzzles
+ */
+
+/** One theme of a Puzzles menu and its difficulties.
+ * @typedef {{id: string, label: string, difficulties: {id: string, label: string}[]}} PuzzleMenuTheme
  */
 
 /**
@@ -302,7 +344,8 @@
  *   | {action: "review"}
  *   | {action: "review_step", moves: number}
  *   | {action: "review_close"}
- *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, step?: 1 | -1}
+ *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, rules?: string, step?: 1 | -1}
+ *   | {action: "puzzle_answer"}
  *   | {action: "puzzle_close"}
  *   | {action: "watch_pause"}
  *   | {action: "watch_resume"}
@@ -321,7 +364,8 @@
  * @property {number | null} seq
  * @property {string | null} view
  * @property {boolean} ok
- * @property {string | null} reason
+ * @property {string | null} reason why not, as code reads it
+ * @property {string | null} said the same as a sentence, as the board shows it
  * @property {MoveText | null} move
  * @property {string} [code] for "share": the deal's code
  * @property {CardCode} [select] for a tap that only selects: the card to select
@@ -349,41 +393,19 @@
 
 // =============================================================================== Cards, words
 
-const RANKS = "A23456789TJQK";
-const RANK_NAMES = [
-  "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
-  "Eight", "Nine", "Ten", "Jack", "Queen", "King",
-];
-/** @type {Record<string, {name: string, symbol: string, red: boolean}>} */
+/** @type {Record<string, {symbol: string, red: boolean}>} */
 const SUITS = {
-  c: { name: "Clubs", symbol: "\u2663", red: false },
-  d: { name: "Diamonds", symbol: "\u2666", red: true },
-  h: { name: "Hearts", symbol: "\u2665", red: true },
-  s: { name: "Spades", symbol: "\u2660", red: false },
+  c: { symbol: "\u2663", red: false },
+  d: { symbol: "\u2666", red: true },
+  h: { symbol: "\u2665", red: true },
+  s: { symbol: "\u2660", red: false },
 };
-const STATUS_WORDS = { in_play: "in play", covered: "covered", removed: "removed" };
 const REMOVE_MS = 180;
 const DRAG_START_PX = 8;
-
-/** @param {CardCode} code */
-function rankOf(code) {
-  return RANKS.indexOf(code[0]) + 1;
-}
-
-/** "Seven of Hearts" for "7h". @param {CardCode} code */
-function cardName(code) {
-  return `${RANK_NAMES[rankOf(code) - 1]} of ${SUITS[code[1]].name}`;
-}
 
 /** A card as the board draws it: "10♠" for "Ts". @param {CardCode} code */
 function cardSymbol(code) {
   return `${code[0] === "T" ? "10" : code[0]}${SUITS[code[1]].symbol}`;
-}
-
-/** A move as a player reads it: "5♥ + 8♣", "K♠", "draw". @param {MoveText} move */
-function moveSymbols(move) {
-  const cards = moveCards(move);
-  return cards.length ? cards.map(cardSymbol).join(" + ") : move;
 }
 
 /** The cards a move names (none for a draw or a recycle). @param {MoveText | null} move */
@@ -460,6 +482,53 @@ function asHtml(node) {
   return node instanceof HTMLElement ? node : null;
 }
 
+/**
+ * The element inside `root` that has the focus, or null. The focus is read from `root`'s own
+ * document or shadow root: marimo draws the board in a shadow root, where
+ * `document.activeElement` is only the shadow's host.
+ * @param {HTMLElement} root @returns {HTMLElement | null}
+ */
+function focusedIn(root) {
+  const scope = root.getRootNode();
+  const active =
+    scope instanceof ShadowRoot || scope instanceof Document ? scope.activeElement : null;
+  return active instanceof HTMLElement && root.contains(active) ? active : null;
+}
+
+/** The box `node` lies in, crossing out of a shadow root to its host.
+ * @param {Element} node @returns {Element | null} */
+function parentBox(node) {
+  if (node.parentElement) return node.parentElement;
+  const scope = node.getRootNode();
+  return scope instanceof ShadowRoot ? scope.host : null;
+}
+
+/** How far to scroll a view spanning `top`..`bottom` so that `box` is in it, its top first when
+ * it is the taller. @param {DOMRect} box @param {number} top @param {number} bottom */
+function scrollNeeded(box, top, bottom) {
+  if (box.top < top) return box.top - top;
+  if (box.bottom > bottom) return Math.min(box.bottom - bottom, box.top - top);
+  return 0;
+}
+
+/**
+ * Scroll just enough that `node` is in view: each box around it that scrolls for the reader
+ * (overflow auto or scroll, as a notebook's scroller), then the page. The host's layout boxes,
+ * which hide their overflow, keep their place (scrollIntoView would scroll them too).
+ * @param {HTMLElement} node
+ */
+function reveal(node) {
+  const page = document.scrollingElement;
+  for (let box = parentBox(node); box && box !== page; box = parentBox(box)) {
+    if (!/auto|scroll/.test(getComputedStyle(box).overflowY)) continue;
+    if (box.scrollHeight <= box.clientHeight) continue;
+    const top = box.getBoundingClientRect().top + box.clientTop;
+    box.scrollTop += scrollNeeded(node.getBoundingClientRect(), top, top + box.clientHeight);
+  }
+  const shift = scrollNeeded(node.getBoundingClientRect(), 0, window.innerHeight);
+  if (shift) window.scrollBy(0, shift);
+}
+
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
@@ -525,14 +594,14 @@ function patchPyramid(container, slots, pyramid, animate) {
     if (node.dataset.face !== slot.card) paintFace(node, slot.card);
     node.dataset.card = slot.card;
     node.dataset.status = slot.status;
-    node.setAttribute("aria-label", `${cardName(slot.card)}, ${STATUS_WORDS[slot.status]}`);
+    node.setAttribute("aria-label", slot.label || "");
   });
 }
 
 /** The card leaves at once for tests and screen readers; only a ghost fades out.
  * @param {HTMLElement} node @param {boolean} animate */
 function removeCard(node, animate) {
-  if (node === document.activeElement) node.blur();
+  if (focusedIn(node)) node.blur();
   for (const name of ["data-card", "data-status", "role", "tabindex"]) node.removeAttribute(name);
   node.setAttribute("aria-hidden", "true");
   node.className = "pw-card pw-leaving";
@@ -560,29 +629,25 @@ function patchStock(pile, state) {
   pile.classList.toggle("pw-blocked", refusal != null);
   pile.classList.toggle("pw-open", Boolean(top));
   pile.removeAttribute("title");
-  let label;
   if (count === 0) {
     const sign = refusal != null ? "\u2715" : "\u21bb";
     pile.append(el("span", "pw-recycle", { "aria-hidden": "true" }, sign));
     if (refusal) pile.title = refusal;
-    label = refusal != null ? `Recycle unavailable: ${refusal}` : "Stock empty: recycle the waste";
   } else if (top) {
     if (count > 1) pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
     const card = el("div", "pw-card pw-face", { "data-card": top, "data-status": "in_play" });
     paintFace(card, top);
     pile.append(card);
-    label = `Stock: ${cardName(top)} face up, ${count} cards`;
   } else {
     pile.append(el("div", "pw-card pw-back", { "aria-hidden": "true" }));
-    label = `Stock: ${count} cards face down; draw`;
   }
   pile.append(el("span", "pw-count", { "aria-hidden": "true" }, String(count)), pileLabel("Stock"));
-  pile.setAttribute("aria-label", label);
+  pile.setAttribute("aria-label", state.stock.label);
 }
 
 /** @param {HTMLElement} pile @param {State} state */
 function patchWaste(pile, state) {
-  const { fan, top, count } = state.waste;
+  const { fan, count, label } = state.waste;
   pile.replaceChildren();
   pile.classList.toggle("pw-empty", count === 0);
   fan.forEach((code, position) => {
@@ -594,7 +659,7 @@ function patchWaste(pile, state) {
       card.dataset.status = "in_play";
       card.setAttribute("role", "button");
       card.setAttribute("tabindex", "-1");
-      card.setAttribute("aria-label", `${cardName(code)}, in play, waste top`);
+      card.setAttribute("aria-label", state.waste.top_label || "");
     } else {
       card.classList.add("pw-under");
       card.setAttribute("aria-hidden", "true");
@@ -602,7 +667,7 @@ function patchWaste(pile, state) {
     pile.append(card);
   });
   pile.append(pileLabel("Waste"));
-  pile.setAttribute("aria-label", top ? `Waste: ${count} cards` : "Waste: empty");
+  pile.setAttribute("aria-label", label);
 }
 
 /**
@@ -649,21 +714,11 @@ function patchHighlights(root, stock, state, selected) {
 
 // =============================================================================== Render: panels
 
-/** The status line's items; the time is its own span, which the view's clock ticks on.
- * @param {State} state */
+/** The status line's items, Python's; the time is its own span, which the view's clock ticks
+ * on. @param {State} state */
 function statusItems(state) {
-  const s = state.status;
-  const parts = [
-    `Cleared ${s.cleared} of 28`,
-    s.passes == null ? `Pass ${s.pass}` : `Pass ${s.pass} of ${s.passes}`,
-    `Stock ${state.stock.count}`,
-    `Moves ${s.moves}`,
-  ];
-  if (s.score != null) parts.push(`Score ${s.score}`);
-  if (state.deal.number != null) parts.push(`Deal #${state.deal.number}`);
-  if (state.deal.proven === false) parts.push("unproven deal");
-  const spans = parts.map((text) => el("span", "pw-stat", {}, text));
-  const time = el("span", "pw-stat pw-time", { "aria-label": "Time played" });
+  const spans = state.status.items.map((text) => el("span", "pw-stat", {}, text));
+  const time = el("span", "pw-stat pw-time");
   // Spaces between the items keep the status readable as text (flex layout ignores them).
   const nodes = [...spans, time].flatMap((span) => [span, document.createTextNode(" ")]);
   return { nodes: nodes.slice(0, -1), time };
@@ -716,18 +771,25 @@ function patchControls(root, buttons, state) {
   buttons.pause.setAttribute("aria-pressed", String(paused));
 }
 
-/** The hint line: a search in progress, or the hint's own sentence. @param {State} state */
-function hintText(state) {
+/** The hint line: a search in progress, or the hint's own sentence.
+ * @param {State} state @param {Catalog | null | undefined} catalog */
+function hintText(state, catalog) {
   const hint = state.hint;
-  if (state.finding_deal) return "finding a winnable deal\u2026";
+  if (state.finding_deal) return fixedWord(catalog, "finding");
   if (!hint) return "";
-  if (hint.status === "checking") return "checking for a solution\u2026";
+  if (hint.status === "checking") return fixedWord(catalog, "checking");
   return hint.reason;
 }
 
 /** The hint proved that the position cannot be won. @param {State} state */
 function hintSaysUnwinnable(state) {
   return Boolean(state.hint && state.hint.status === "done" && state.hint.verdict === "unwinnable");
+}
+
+/** One of the board's fixed words, from Python's catalog ("" until the catalog arrives).
+ * @param {Catalog | null | undefined} catalog @param {keyof BoardWords} key */
+function fixedWord(catalog, key) {
+  return catalog ? catalog.words[key] : "";
 }
 
 /** The verdict's words, from Python's catalog (the key itself until the catalog arrives).
@@ -740,6 +802,7 @@ function verdictWords(catalog, verdict) {
  * The Game menu's inputs.
  * @typedef {object} MenuParts
  * @property {HTMLDetailsElement} menu
+ * @property {HTMLElement} summary the menu's button
  * @property {HTMLInputElement} numberInput
  * @property {HTMLInputElement} codeInput
  * @property {HTMLInputElement} shareOutput
@@ -749,6 +812,7 @@ function verdictWords(catalog, verdict) {
  * @property {HTMLParagraphElement} reviewWhy why the review opens later, under its item
  * @property {HTMLSelectElement} puzzleTheme the puzzle filter's theme ("" for any)
  * @property {HTMLSelectElement} puzzleDifficulty the puzzle filter's difficulty ("" for any)
+ * @property {HTMLButtonElement} puzzleOpen opens the first puzzle of the filter
  */
 
 /** The "Game" menu: this game (how to play it, its review), deals (number, daily, code,
@@ -757,7 +821,8 @@ function verdictWords(catalog, verdict) {
  * @returns {MenuParts} */
 function menuParts() {
   const menu = el("details", "pw-menu");
-  menu.append(el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be"));
+  const summary = el("summary", "pw-button", { "data-action": "menu" }, "Game \u25be");
+  menu.append(summary);
   const body = el("div", "pw-menu-body");
 
   const game = el("fieldset", "pw-group");
@@ -820,7 +885,8 @@ function menuParts() {
   });
   const filterRow = el("div", "pw-row pw-puzzle-filter");
   filterRow.append(puzzleTheme, puzzleDifficulty);
-  puzzles.append(filterRow, actionButton("puzzle-open", "Open a puzzle"));
+  const puzzleOpen = actionButton("puzzle-open", "Open a puzzle");
+  puzzles.append(filterRow, puzzleOpen);
 
   const rules = el("fieldset", "pw-group");
   rules.append(el("legend", "", {}, "Rules (from the next deal)"));
@@ -838,8 +904,8 @@ function menuParts() {
   body.append(game, deals, puzzles, rules, optionsGroup);
   menu.append(body);
   return {
-    menu, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
-    reviewWhy, puzzleTheme, puzzleDifficulty,
+    menu, summary, numberInput, codeInput, shareOutput, presetSelect, passesSelect, optionsGroup,
+    reviewWhy, puzzleTheme, puzzleDifficulty, puzzleOpen,
   };
 }
 
@@ -862,15 +928,37 @@ function patchCatalog(parts, catalog) {
     return row;
   });
   parts.optionsGroup.replaceChildren(el("legend", "", {}, "Options"), ...rows);
-  const { themes, difficulties } = catalog.puzzles;
-  keepChoice(parts.puzzleTheme, [
-    el("option", "", { value: "" }, "Any theme"),
-    ...themes.map(({ id, title, meaning }) => el("option", "", { value: id, title: meaning }, title)),
-  ]);
-  keepChoice(parts.puzzleDifficulty, [
-    el("option", "", { value: "" }, "Any difficulty"),
-    ...difficulties.map(({ id, label }) => el("option", "", { value: id }, label)),
-  ]);
+  delete parts.puzzleTheme.dataset.drawn;
+}
+
+/** The Puzzles group under the rules on the board (the catalog's menu of that preset): its
+ * themes and, under the theme chosen, its difficulties, each with its count, so that only
+ * choices holding puzzles are offered. Under rules with no puzzles it says so and Open is
+ * greyed. Drawn again only when the rules or the theme chosen change.
+ * @param {MenuParts} parts @param {Catalog} catalog @param {string} rules */
+function patchPuzzleMenu(parts, catalog, rules) {
+  const { puzzleTheme, puzzleDifficulty, puzzleOpen } = parts;
+  if (puzzleTheme.dataset.drawn === `${rules}/${puzzleTheme.value}`) return;
+  const menu = catalog.puzzles.menus[rules] ?? [];
+  const meanings = new Map(catalog.puzzles.themes.map(({ id, meaning }) => [id, meaning]));
+  const themes = menu.map(({ id, label }) => {
+    const option = el("option", "", { value: id }, label);
+    const meaning = meanings.get(id);
+    if (meaning) option.title = meaning;
+    return option;
+  });
+  const none = el("option", "", { value: "" }, catalog.puzzles.none);
+  keepChoice(puzzleTheme, menu.length ? themes : [none]);
+  const theme = menu.find(({ id }) => id === puzzleTheme.value) ?? menu[0];
+  const levels = (theme ? theme.difficulties : []).map(({ id, label }) =>
+    el("option", "", { value: id }, label),
+  );
+  keepChoice(puzzleDifficulty, levels);
+  puzzleTheme.disabled = puzzleDifficulty.disabled = !menu.length;
+  puzzleOpen.setAttribute("aria-disabled", String(!menu.length));
+  if (menu.length) puzzleOpen.removeAttribute("title");
+  else puzzleOpen.title = catalog.puzzles.none;
+  puzzleTheme.dataset.drawn = `${rules}/${puzzleTheme.value}`;
 }
 
 /** Give a select new options, keeping the player's choice if it is still among them.
@@ -901,52 +989,28 @@ function patchMenuValues(parts, state) {
 }
 
 /**
- * What the message line says after a change of position: `say` is shown and spoken (a won,
- * stuck or dead-end game); otherwise the line is cleared and `announce` only spoken.
- * @param {State} state @param {State | null} previous @param {number} played moves of the
- *   game under review shown on the board
+ * What the message line says after a change of position, in Python's words: `say` is shown
+ * and spoken (a won, stuck or dead-end game); otherwise the line is cleared and `announce`
+ * only spoken (nothing when the view has just been drawn).
+ * @param {State} state @param {State | null} previous @param {Catalog | null | undefined} catalog
  * @returns {{say: string} | {announce: string} | null}
  */
-function narration(state, previous, played) {
-  const outcome = state.status.outcome;
-  if (outcome === "won") return { say: `Pyramid cleared in ${state.status.moves} moves!` };
-  if (outcome === "stuck") return { say: "Out of moves: undo, restart or deal again." };
-  if (state.status.dead_end) {
-    return { say: "Dead end: no card the stock can still bring would ever fit." };
-  }
+function narration(state, previous, catalog) {
+  const said = state.narration;
+  if (said && said.lasting) return { say: said.text };
   if (!previous) return null;
-  const { action, move } = state.event;
-  let text = "";
-  if ((action === "play" || action === "redo") && move) {
-    if (move === "draw") {
-      text = state.waste.top ? `Turned ${cardSymbol(state.waste.top)}` : "Turned a card";
-    } else if (move === "recycle") {
-      text = `Recycled the waste: pass ${state.status.pass}`;
-    } else {
-      text = `Removed ${moveSymbols(move)}`;
-    }
-  } else if (action === "undo") {
-    text = move ? `Took back ${moveSymbols(move)}` : "Took back a move";
-  } else if (action === "new") {
-    text = "New deal";
-  } else if (action === "restart") {
-    text = "Deal restarted";
-  } else if (action === "continue") {
-    text = `Saved game continued at move ${state.status.moves}`;
-  } else if (action === "step") {
-    text = `The game after move ${played}`;
-  } else if (action === "puzzle" && state.puzzle) {
-    text = `Puzzle ${state.puzzle.number} of ${state.puzzle.count}. ${state.puzzle.prompt}`;
-  } else if (action === "refresh" && previous.puzzle && !state.puzzle) {
-    text = "Puzzle closed: the game you left is back";
-  } else if (action === "watch" && state.watch) {
-    text = `Watching ${state.watch.player} play. ${state.watch.said}`;
+  const { action } = state.event;
+  let text = said ? said.text : "";
+  if (action === "refresh" && previous.puzzle && !state.puzzle) {
+    text = fixedWord(catalog, "puzzle_closed");
   } else if (action === "refresh" && previous.watch && !state.watch) {
-    text = "Stopped watching: the game you left is back";
+    text = fixedWord(catalog, "watch_stopped");
   }
   // A move the puzzle let through: its verdict ("Right: ...") follows the move's words.
-  const said = state.puzzle ? state.puzzle.said : null;
-  if (action === "play" && said && said !== previous.puzzle?.said) text = `${text}. ${said}`;
+  const verdict = state.puzzle ? state.puzzle.said : null;
+  if (action === "play" && verdict && verdict !== previous.puzzle?.said) {
+    text = `${text} ${verdict}`;
+  }
   return { announce: text };
 }
 
@@ -1025,33 +1089,17 @@ function offerContent(offer) {
   ];
 }
 
-/** The Records panel: the current rules' records, as Python keeps them.
- * @param {RecordsView} records @param {RulesView} rules @returns {Node[]} */
-function recordsContent(records, rules) {
-  /** @param {number | null} value @param {(value: number) => string} format */
-  const dash = (value, format = String) => (value == null ? "—" : format(value));
-  /** @type {[string, string | number][]} */
-  const items = [
-    ["Games", records.games],
-    ["Wins", records.wins],
-    ["Losses", records.losses],
-    ["Win rate", dash(records.win_rate, (rate) => `${Math.round(rate * 100)}%`)],
-    ["Current streak", records.current_streak],
-    ["Best streak", records.best_streak],
-    ["Fastest win", dash(records.fastest_win, formatTime)],
-    ["Fewest moves", dash(records.fewest_moves)],
-  ];
-  if (rules.scoring || records.best_score != null) {
-    items.push(["Best score", dash(records.best_score)]);
-  }
+/** The Records panel: the current rules' records, in Python's words.
+ * @param {RecordsView} records @returns {Node[]} */
+function recordsContent(records) {
   const list = el("dl", "pw-records-list");
-  for (const [name, value] of items) {
-    const item = el("div", "pw-record", { "data-record": name.toLowerCase().replace(/ /g, "_") });
-    item.append(el("dt", "", {}, name), el("dd", "", {}, String(value)));
+  for (const { key, label, value } of records.items) {
+    const item = el("div", "pw-record", { "data-record": key });
+    item.append(el("dt", "", {}, label), el("dd", "", {}, value));
     list.append(item);
   }
   /** @type {Node[]} */
-  const parts = [el("h3", "pw-section-title", {}, `Records: ${records.rules}`), list];
+  const parts = [el("h3", "pw-section-title", {}, records.title), list];
   for (const note of records.notes) parts.push(el("p", "pw-note", {}, note));
   parts.push(actionButton("records", "Close"));
   return parts;
@@ -1077,15 +1125,17 @@ function reviewContent(review, catalog) {
   const title = el("h3", "pw-section-title", {}, "Review");
   const close = actionButton("review-close", "Close");
   if (review.status === "reviewing") {
-    return [title, el("p", "pw-note", { role: "status" }, "reviewing\u2026"), close];
+    const reviewing = fixedWord(catalog, "reviewing");
+    return [title, el("p", "pw-note", { role: "status" }, reviewing), close];
   }
   if (review.status !== "done") {
     return [title, el("p", "pw-note pw-error", { role: "status" }, review.reason), close];
   }
-  const notes = review.rows.some((row) => row.decisive);
-  const columns = ["#", "Move", "Before", "After"];
-  if (review.hints) columns.push("Hint");
-  if (notes) columns.push("Note");
+  const notes = review.rows.some((row) => row.note);
+  const [number, move, before, after, hinted, noted] = review.columns;
+  const columns = [number, move, before, after];
+  if (review.hints) columns.push(hinted);
+  if (notes) columns.push(noted);
   const table = el("table", "pw-review-table");
   const head = el("tr");
   for (const name of columns) head.append(el("th", "", { scope: "col" }, name));
@@ -1112,7 +1162,7 @@ function reviewContent(review, catalog) {
         type: "button",
         "data-action": "step",
         "data-moves": moves,
-        "aria-label": `Show the board before move ${row.number}, ${row.move_text}`,
+        "aria-label": row.step_label,
       },
       String(row.number),
     );
@@ -1125,11 +1175,7 @@ function reviewContent(review, catalog) {
       if (row.hint_reason) hint.title = row.hint_reason;
       tr.append(hint);
     }
-    if (notes) {
-      const keep = row.keeps_win_text ? `; ${row.keeps_win_text} would keep it` : "";
-      const note = row.decisive ? `\u25c0 the win slipped away here${keep}` : "";
-      tr.append(cell(note, "pw-review-note"));
-    }
+    if (notes) tr.append(cell(row.note ? `\u25c0 ${row.note}` : "", "pw-review-note"));
     tbody.append(tr);
   }
   const scroller = el("div", "pw-review-scroll");
@@ -1163,17 +1209,19 @@ function patchReviewCurrent(box, played) {
   return found;
 }
 
-/** Scroll the review's own scroller (never the notebook) so that `row` is visible.
- * @param {HTMLElement} row */
+/** Scroll the review's own scroller (never the notebook) so that `row` shows whole in it,
+ * under the sticky header and above a scroll bar; a row out of view comes to the middle, with
+ * the moves before and after it around it. @param {HTMLElement} row */
 function keepInView(row) {
   const scroller = row.closest(".pw-review-scroll");
   if (!scroller) return;
   const head = scroller.querySelector("thead");
-  const view = scroller.getBoundingClientRect();
+  const inner = scroller.getBoundingClientRect().top + scroller.clientTop;
+  const top = inner + (head ? head.getBoundingClientRect().height : 0);
+  const bottom = inner + scroller.clientHeight;
   const box = row.getBoundingClientRect();
-  const top = view.top + (head ? head.offsetHeight : 0);
-  if (box.top < top) scroller.scrollTop -= top - box.top;
-  else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
+  if (box.top >= top - 0.5 && box.bottom <= bottom + 0.5) return;
+  scroller.scrollTop += box.top + box.height / 2 - (top + bottom) / 2;
 }
 
 /**
@@ -1186,6 +1234,7 @@ function keepInView(row) {
  * @property {HTMLElement} themes
  * @property {HTMLElement} prompt what the board asks for now
  * @property {HTMLElement} said the last verdict
+ * @property {HTMLButtonElement} answer "Show the answer", while the answer is to be found
  */
 
 /** The puzzle panel, above the table, never over a card. Each of its lines keeps one height
@@ -1205,19 +1254,15 @@ function puzzleParts() {
   const said = el("p", "pw-puzzle-said");
   talk.append(prompt, said);
   const actions = el("div", "pw-row pw-puzzle-actions");
+  const answer = actionButton("puzzle-answer", "Show the answer");
   actions.append(
+    answer,
     actionButton("puzzle-previous", "Previous"),
     actionButton("puzzle-next", "Next"),
     actionButton("puzzle-close", "Close the puzzle"),
   );
   box.append(head, themes, talk, actions);
-  return { box, title, level, score, themes, prompt, said };
-}
-
-/** "Solved 2 of 3 tried, 1 first try". @param {PuzzleScore} score */
-function puzzleScore(score) {
-  const first = `${score.first_try} first ${score.first_try === 1 ? "try" : "tries"}`;
-  return `Solved ${score.solved} of ${score.tried} tried, ${first}`;
+  return { box, title, level, score, themes, prompt, said, answer };
 }
 
 /** Show the puzzle on the board, or hide the panel out of puzzle mode. The words are
@@ -1234,7 +1279,7 @@ function patchPuzzle(parts, puzzle, catalog) {
   const found = puzzle.deal == null ? "" : `, from deal ${puzzle.deal} after ${puzzle.move} moves`;
   parts.title.title = `Puzzle ${puzzle.id}${found}`;
   parts.level.textContent = `Difficulty: ${puzzle.difficulty}`;
-  parts.score.textContent = puzzleScore(puzzle.score);
+  parts.score.textContent = puzzle.tally;
   const titles = puzzle.theme_titles;
   const themes = `${titles.length === 1 ? "Theme" : "Themes"}: ${titles.join("; ")}`;
   parts.themes.textContent = themes;
@@ -1246,6 +1291,8 @@ function patchPuzzle(parts, puzzle, catalog) {
   parts.prompt.textContent = puzzle.prompt;
   parts.said.textContent = puzzle.said ?? "";
   parts.said.dataset.kind = puzzle.said_kind ?? "";
+  // Kept in its place (hidden, not removed) so that the buttons after it never move.
+  parts.answer.style.visibility = puzzle.phase === "find" ? "" : "hidden";
 }
 
 /**
@@ -1351,7 +1398,7 @@ class Sync {
     if (!isAck(msg) || msg.view !== this.id) return;
     const cards = (msg.seq != null && this.pending.get(msg.seq)) || [];
     if (msg.seq != null) this.pending.delete(msg.seq);
-    if (!msg.ok) this.handlers.refused(msg.reason || "", cards);
+    if (!msg.ok) this.handlers.refused(msg.said || "", cards);
     else if (msg.select) this.handlers.select(msg.select);
     else if (msg.code) this.handlers.shared(msg.code);
   }
@@ -1414,6 +1461,14 @@ class Input {
     root.addEventListener("pointermove", (event) => this.onPointerMove(event));
     root.addEventListener("pointerup", (event) => this.onPointerUp(event));
     root.addEventListener("pointercancel", () => this.endDrag());
+    // Notebook 7 runs its shortcuts (d d deletes a cell, r makes it Raw) in the capture phase,
+    // before any listener of the board, and tries them on the focused element before its
+    // ancestors. Lumino, their engine there and in JupyterLab and Voila, passes over an
+    // element marked data-lm-suppress-shortcuts: whatever takes the focus here is marked.
+    root.addEventListener("focusin", (event) => {
+      const target = asHtml(event.target);
+      if (target) target.dataset.lmSuppressShortcuts = "true";
+    });
     view.dom.menu.menu.addEventListener("toggle", () => view.fitMenu());
     document.addEventListener("visibilitychange", this.onVisibility);
   }
@@ -1428,9 +1483,18 @@ class Input {
   }
 
   // ------------------------------------------------------------------ commands
-  /** A command from a button's data-action or a key. @param {string} action
+  /** A command from a button's data-action or a key; the focus stays in the board even when
+   * the command hides what had it. @param {string} action
    * @param {HTMLElement | null} [node] the button pressed */
   command(action, node = null) {
+    const had = focusedIn(this.view.dom.root);
+    const opener = this.openerOf(had);
+    this.perform(action, node);
+    if (had) this.keepFocus(had, opener);
+  }
+
+  /** @param {string} action @param {HTMLElement | null} node */
+  perform(action, node) {
     const view = this.view;
     const state = view.state;
     if (!state) return;
@@ -1445,7 +1509,9 @@ class Input {
     if (action === "rules-panel") {
       menu.menu.open = false;
       view.ui.showRules = !view.ui.showRules;
-      return view.showRules(state);
+      view.showRules(state);
+      if (view.ui.showRules) reveal(view.dom.rules);
+      return;
     }
     if (action === "look") {
       const notice = currentNotice(state);
@@ -1458,7 +1524,9 @@ class Input {
     }
     if (action === "records") {
       view.ui.showRecords = !view.ui.showRecords;
-      return view.showRecords(state);
+      view.showRecords(state);
+      if (view.ui.showRecords) reveal(view.dom.records);
+      return;
     }
     if (action === "review" && node && view.dom.panel.contains(node)) {
       // From a notice, the board behind it shows again: the review steps through it.
@@ -1467,7 +1535,7 @@ class Input {
     if (action === "review-close") return this.send({ action: "review_close" });
     if (action === "puzzle-open") {
       /** @type {PuzzleRequest} */
-      const request = { action: "puzzle" };
+      const request = { action: "puzzle", rules: state.rules.name };
       if (menu.puzzleTheme.value) request.theme = menu.puzzleTheme.value;
       if (menu.puzzleDifficulty.value) request.difficulty = menu.puzzleDifficulty.value;
       return this.closeMenuAnd(request);
@@ -1476,23 +1544,24 @@ class Input {
       return this.send({ action: "puzzle", step: action === "puzzle-next" ? 1 : -1 });
     }
     if (action === "puzzle-close") return this.send({ action: "puzzle_close" });
+    if (action === "puzzle-answer") return this.send({ action: "puzzle_answer" });
     if (action === "step" || action === "step-end") {
       return this.send({ action: "review_step", moves: Number(node?.dataset.moves) });
     }
-    if (action === "copy") return view.copy(state.deal.code || "", "Deal code copied");
+    if (action === "copy") return view.copy(state.deal.code || "");
     if (action === "menu") return;
     if (action === "deal-number") {
       const input = menu.numberInput;
       const number = Number(input.value);
       if (input.value === "" || !Number.isInteger(number) || number < 0) {
-        return view.say("Type a deal number (a whole number) first", "error");
+        return view.say(fixedWord(view.catalog, "number_first"), "error");
       }
       return this.leave({ action: "new", number });
     }
     if (action === "daily") return this.leave({ action: "new", daily: true });
     if (action === "open-code") {
       const code = menu.codeInput.value.trim();
-      if (!code) return view.say("Paste a deal or position code first", "error");
+      if (!code) return view.say(fixedWord(view.catalog, "code_first"), "error");
       return this.leave({ action: "new", code });
     }
     if (action === "new" || action === "restart" || action === "continue") {
@@ -1545,8 +1614,9 @@ class Input {
       return;
     }
     const request = root.requestFullscreen?.();
-    if (!request) return this.view.say("Full screen is not available here", "error");
-    request.catch(() => this.view.say("Full screen is not available here", "error"));
+    const refused = () => this.view.say(fixedWord(this.view.catalog, "no_full_screen"), "error");
+    if (!request) return refused();
+    request.catch(refused);
   }
 
   /** A checkbox or a select of the Game menu. @param {Event} event */
@@ -1559,6 +1629,8 @@ class Input {
     } else if (target.dataset.setting) {
       const name = `${menu.presetSelect.value},passes=${menu.passesSelect.value}`;
       this.send({ action: "rules", name });
+    } else if (target === menu.puzzleTheme) {
+      this.view.showPuzzleMenu();
     }
   }
 
@@ -1749,10 +1821,38 @@ class Input {
           : this.nearestTarget(this.cursorIndex) || targets[0];
       if (cursor) this.setCursor(cursor, false);
     }
-    // The focused card went away (removed, or a new deal): focus follows the cursor.
-    if (hadFocus && !this.view.dom.root.contains(document.activeElement)) {
-      (cursor || this.view.dom.root).focus({ preventScroll: true });
-    }
+    // The focused card went away (removed, or a new deal): focus follows the cursor, as in a
+    // list whose focused item is deleted.
+    if (hadFocus && this.lostFocus()) (cursor || this.view.dom.root).focus({ preventScroll: true });
+  }
+
+  /** Whether the element that has the focus in the board is gone or hidden (then keys would
+   * go to the page, and from there to the host's shortcuts). */
+  lostFocus() {
+    const now = focusedIn(this.view.dom.root);
+    if (!now) return true;
+    // checkVisibility is recent (Safari 17.4); without it, an element not rendered has no box.
+    return now.checkVisibility ? !now.checkVisibility() : now.getClientRects().length === 0;
+  }
+
+  /** What opens again the menu or the panel that `node` lies in (the Records panel: its
+   * button; the Game menu and the Rules panel, opened from it: the menu's button), if any.
+   * @param {HTMLElement | null} node @returns {HTMLElement | null} */
+  openerOf(node) {
+    const { menu, records, rules, buttons } = this.view.dom;
+    if (!node || menu.summary.contains(node)) return null;
+    if (records.contains(node)) return buttons.records;
+    return menu.menu.contains(node) || rules.contains(node) ? menu.summary : null;
+  }
+
+  /** After a command or a key that hid what had the focus (the Game menu closed, a panel
+   * closed, a notice set aside): the focus goes to what opens that menu or panel again, else
+   * to the cursor. @param {HTMLElement} had what had the focus before
+   * @param {HTMLElement | null} opener `openerOf(had)`, taken before */
+  keepFocus(had, opener) {
+    if (!this.lostFocus()) return;
+    if (opener) opener.focus({ preventScroll: true });
+    else this.restoreFocus(true, this.keyOf(had));
   }
 
   /** The card in play closest to pyramid index `index`. @param {number | null} index */
@@ -1777,7 +1877,7 @@ class Input {
    * @param {"left" | "right" | "up" | "down"} direction */
   moveCursor(direction) {
     const targets = this.targets();
-    const active = document.activeElement;
+    const active = focusedIn(this.view.dom.root);
     const current = targets.find((node) => node === active);
     if (!current) {
       const start = this.cursorNode();
@@ -1828,8 +1928,18 @@ class Input {
 
   /** @param {KeyboardEvent} event */
   onKey(event) {
-    // Nothing typed inside the widget may reach JupyterLab's shortcuts (d d deletes a cell).
+    // Nothing typed inside the widget may reach the host's shortcuts bound in the bubble
+    // phase (JupyterLab's, marimo's); those bound in the capture phase skip the focused
+    // element (see the focusin listener).
     event.stopPropagation();
+    const had = focusedIn(this.view.dom.root);
+    const opener = this.openerOf(had);
+    this.key(event);
+    if (had) this.keepFocus(had, opener);
+  }
+
+  /** @param {KeyboardEvent} event */
+  key(event) {
     const target = event.target;
     if (!(target instanceof HTMLElement)) return;
     if (target.closest("input, textarea, select")) {
@@ -1885,6 +1995,7 @@ class Input {
  * @property {HTMLDivElement} review
  * @property {HTMLDivElement} status
  * @property {HTMLDivElement} hintLine
+ * @property {HTMLDetailsElement} hintDetail the hint's detail, a disclosure under its line
  * @property {HTMLDivElement} message
  * @property {HTMLDivElement} ask the give-up question, over the talk box
  * @property {HTMLDivElement} controls the button row
@@ -1937,10 +2048,12 @@ function buildDom(host) {
   // The hint and the message share one box of a fixed height (widget.css).
   const talk = el("div", "pw-talk");
   const hintLine = el("div", "pw-hint-line");
+  const hintDetail = el("details", "pw-hint-detail", { hidden: "" });
+  hintDetail.append(el("summary"), el("p"));
   const message = el("div", "pw-message", { role: "status" });
   // The give-up question covers the talk box, one line with its two buttons (widget.css).
   const ask = el("div", "pw-ask", { role: "alertdialog", "aria-modal": "false", hidden: "" });
-  talk.append(hintLine, message, ask);
+  talk.append(hintLine, hintDetail, message, ask);
   const live = el("div", "pw-sr-only", { "aria-live": "polite", "aria-atomic": "true" });
 
   const controls = el("div", "pw-controls", { role: "toolbar", "aria-label": "Game controls" });
@@ -1970,7 +2083,7 @@ function buildDom(host) {
   host.replaceChildren(root);
   return {
     root, puzzle, watch, table, pyramid, stock, waste, panel, offer, records, rules, review, status,
-    hintLine, message, ask, controls, live, buttons, menu,
+    hintLine, hintDetail, message, ask, controls, live, buttons, menu,
   };
 }
 
@@ -1997,6 +2110,7 @@ class PyramidView {
       select: (card) => this.select(card),
     });
     this.input = new Input(this, this.sync);
+    this.dom.hintDetail.addEventListener("toggle", () => this.detailToggled());
     this.onState = () => this.render(this.model.get("state"));
     this.onCatalog = () => this.showCatalog(this.model.get("catalog"));
     model.on("change:state", this.onState);
@@ -2022,8 +2136,15 @@ class PyramidView {
     patchCatalog(this.dom.menu, catalog);
     if (this.state) {
       patchMenuValues(this.dom.menu, this.state);
+      this.showPuzzleMenu();
       patchPuzzle(this.dom.puzzle, this.state.puzzle, catalog);
     }
+  }
+
+  /** The Game menu's Puzzles group, under the rules of the board shown. */
+  showPuzzleMenu() {
+    if (!this.catalog || !this.state) return;
+    patchPuzzleMenu(this.dom.menu, this.catalog, this.state.rules.name);
   }
 
   /** @param {State | null} state */
@@ -2032,10 +2153,12 @@ class PyramidView {
     const dom = this.dom;
     const previous = this.state;
     this.state = state;
-    const hadFocus = dom.root.contains(document.activeElement);
-    const focusedKey = hadFocus ? this.input.keyOf(document.activeElement) : null;
+    const focused = focusedIn(dom.root);
+    const hadFocus = focused != null;
+    const focusedKey = this.input.keyOf(focused);
     // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
-    const animate = previous && !["new", "restart", "puzzle", "watch"].includes(state.event.action);
+    const dealt = ["new", "restart", "puzzle", "watch"].includes(state.event.action);
+    const animate = previous && !dealt;
 
     patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
     patchStock(dom.stock, state);
@@ -2043,25 +2166,36 @@ class PyramidView {
     this.showStatus(state);
     patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
     patchWatch(dom.watch, state.watch);
+    const shown = state.puzzle?.said_kind === "shown" ? state.puzzle.said : null;
+    if (shown && shown !== previous?.puzzle?.said) this.announce(shown);
     patchMenuValues(dom.menu, state);
+    this.showPuzzleMenu();
     dom.root.classList.toggle("pw-paused", state.clock.paused);
     this.showHint(state, previous);
 
-    if (this.ui.selected && !state.playable.includes(this.ui.selected)) this.ui.selected = null;
+    // A selection belongs to the game it was made in: another deal or game drops it. (The
+    // event stays what last changed the position: a hint or a pause after it changes none.)
+    const positionChanged = !previous || previous.position_version !== state.position_version;
+    const replaced = positionChanged && (dealt || state.event.action === "continue");
+    if (this.ui.selected && (replaced || !state.playable.includes(this.ui.selected))) {
+      this.ui.selected = null;
+    }
     this.paintHighlights();
 
-    if (!previous || previous.position_version !== state.position_version) {
-      this.narrate(state, previous);
-    }
-    this.showNotice(state);
+    if (positionChanged) this.narrate(state, previous);
+    const noticeOpened = this.showNotice(state);
     this.showOffer(state);
     this.showRecords(state);
     this.showRules(state);
-    this.showReview(state);
+    const reviewBuilt = this.showReview(state);
     patchControls(dom.root, dom.buttons, state); // after the notices: their buttons too
     dom.root.dataset.version = String(state.version);
     this.notifyDrawn(state.version);
     this.input.restoreFocus(hadFocus, focusedKey);
+    // What opens while the player is on the board comes into view (a move or a button of
+    // this view opened it); a change made from a cell leaves the notebook where it is.
+    if (hadFocus && noticeOpened) this.focusNotice();
+    if (hadFocus && reviewBuilt) reveal(dom.review);
   }
 
   /** Tell the host which state this view drew. Hosts that re-run code when a widget's value
@@ -2091,16 +2225,17 @@ class PyramidView {
     if (!this.timeSpan) return;
     const { base, at, running } = this.clock;
     const seconds = base + (running ? (performance.now() - at) / 1000 : 0);
-    this.timeSpan.textContent = `Time ${formatTime(seconds)}`;
+    this.timeSpan.textContent = `${fixedWord(this.catalog, "time")} ${formatTime(seconds)}`.trim();
   }
 
   /** A new hint (or search) clears whatever the message line said before it.
    * @param {State} state @param {State | null} previous */
   showHint(state, previous) {
-    const text = hintText(state);
+    const text = hintText(state, this.catalog);
     const line = this.dom.hintLine;
     const hint = state.hint && state.hint.status === "done" ? state.hint : null;
     line.textContent = text;
+    this.showHintDetail(hint ? hint.detail : "");
     line.classList.toggle("pw-lost", hintSaysUnwinnable(state));
     line.classList.toggle("pw-doubtful", Boolean(hint && hint.looks_lost));
     const before = previous ? JSON.stringify(previous.hint) + previous.finding_deal : "";
@@ -2110,13 +2245,31 @@ class PyramidView {
     }
   }
 
+  /** The hint's detail under its line, closed until the player opens it; a new detail closes
+   * the old one. @param {string} detail */
+  showHintDetail(detail) {
+    const box = this.dom.hintDetail;
+    const [summary, text] = box.children;
+    summary.textContent = fixedWord(this.catalog, "detail");
+    if (text.textContent !== detail) box.open = false;
+    text.textContent = detail;
+    box.hidden = !detail;
+  }
+
+  /** The hint's detail was opened or closed: opened, the talk box scrolls to it. */
+  detailToggled() {
+    const box = this.dom.hintDetail;
+    const talk = box.parentElement;
+    if (box.open && talk) talk.scrollTop = box.offsetTop - talk.offsetTop;
+  }
+
   paintHighlights() {
     if (this.state) patchHighlights(this.dom.root, this.dom.stock, this.state, this.ui.selected);
   }
 
   /** @param {State} state @param {State | null} previous */
   narrate(state, previous) {
-    const words = narration(state, previous, this.model.get("moves").length);
+    const words = narration(state, previous, this.catalog);
     if (!words) return;
     if ("say" in words) {
       this.say(words.say, "outcome");
@@ -2126,19 +2279,19 @@ class PyramidView {
     this.announce(words.announce);
   }
 
-  /** @param {State} state */
+  /** @param {State} state @returns {boolean} whether a notice opened */
   showNotice(state) {
     const notice = currentNotice(state);
     const shown = notice && (notice.kind === "paused" || !this.ui.closed.has(notice.key));
     const panel = this.dom.panel;
     // Drawn again when its words or what it offers change, not only when the position does.
     const drawn = notice && JSON.stringify([notice, state.options.winnable_only]);
-    patchRegion(panel, shown && notice ? drawn : null, () => {
+    return patchRegion(panel, shown && notice ? drawn : null, () => {
       if (!notice) return [];
-      const { title, lines, box } = noticeContent(state, notice, this.catalog);
+      const { title, box } = noticeContent(state, notice, this.catalog);
       panel.dataset.kind = notice.kind;
       panel.setAttribute("aria-label", title);
-      this.announce(`${title}. ${lines.join(" ")}`);
+      this.announce(notice.spoken);
       return [box];
     });
   }
@@ -2158,7 +2311,7 @@ class PyramidView {
     const records = state.records;
     this.dom.buttons.records.setAttribute("aria-expanded", String(this.ui.showRecords));
     const key = this.ui.showRecords && records ? JSON.stringify(records) : null;
-    patchRegion(this.dom.records, key, () => (records ? recordsContent(records, state.rules) : []));
+    patchRegion(this.dom.records, key, () => (records ? recordsContent(records) : []));
   }
 
   /** @param {State} state */
@@ -2168,26 +2321,39 @@ class PyramidView {
     patchRegion(this.dom.rules, key, () => rulesContent(rules));
   }
 
-  /** @param {State} state */
+  /** @param {State} state @returns {boolean} whether the review was (re)built */
   showReview(state) {
     const review = state.review;
     const box = this.dom.review;
     const built = patchRegion(box, review ? JSON.stringify(review) : null, () =>
       review ? reviewContent(review, this.catalog) : [],
     );
-    if (!review) return;
+    if (!review) return false;
     if (built && review.status === "done") this.announce(review.summary);
     const row = patchReviewCurrent(box, this.model.get("moves").length);
     if (row) keepInView(row);
+    return built;
+  }
+
+  /** A notice that opens while the player is on the board: its first action takes the focus
+   * (keys then act on it, as in a dialog), and it is scrolled into view. */
+  focusNotice() {
+    const first = asHtml(this.dom.panel.querySelector(".pw-panel-actions button"));
+    if (first) first.focus({ preventScroll: true });
+    const box = asHtml(this.dom.panel.firstElementChild);
+    if (box) reveal(box);
   }
 
   /** The open Game menu reaches from the top of the widget down to the button row, no
-   * further (it lies over the board, and a longer menu scrolls inside). */
+   * further (it lies over the board, and a longer menu scrolls inside), and is scrolled into
+   * view. */
   fitMenu() {
     const { root, controls, menu } = this.dom;
     if (!menu.menu.open) return;
     const room = controls.getBoundingClientRect().top - root.getBoundingClientRect().top - 10;
     menu.menu.style.setProperty("--pw-menu-room", `${Math.max(160, Math.floor(room))}px`);
+    const body = asHtml(menu.menu.querySelector(".pw-menu-body"));
+    if (body) reveal(body);
   }
 
   // ------------------------------------------------------------------ local UI
@@ -2249,18 +2415,28 @@ class PyramidView {
     if (text) window.setTimeout(() => (live.textContent = text), 30);
   }
 
-  /** @param {string} text @param {string} done what to say once copied */
-  copy(text, done) {
-    const fallback = () => this.say(`Copy this code: ${text}`, "info");
+  /** Put a deal code on the clipboard, and say so (or show it to be copied by hand).
+   * @param {string} text */
+  copy(text) {
+    const fallback = () => this.say(`${fixedWord(this.catalog, "copy_this")} ${text}`, "info");
     if (!navigator.clipboard) return fallback();
-    navigator.clipboard.writeText(text).then(() => this.say(done, "info"), fallback);
+    const copied = () => this.say(fixedWord(this.catalog, "copied"), "info");
+    navigator.clipboard.writeText(text).then(copied, fallback);
   }
 
   // ------------------------------------------------------------------ acks
   /** @param {string} reason @param {CardCode[]} cards */
   refused(reason, cards) {
     this.ui.selected = null;
-    this.say(reason, "error");
+    // A move the puzzle refused is explained in the puzzle panel (the state came first): the
+    // message line stays clear and the reason is only spoken, so it reads once.
+    const puzzle = this.state?.puzzle;
+    if (puzzle && puzzle.said_kind === "refused" && puzzle.said === reason) {
+      this.say("", "info");
+      this.announce(reason);
+    } else {
+      this.say(reason, "error");
+    }
     this.bounce(cards);
     this.paintHighlights();
   }
@@ -2268,7 +2444,7 @@ class PyramidView {
   /** @param {string} code */
   shared(code) {
     this.dom.menu.shareOutput.value = code;
-    this.copy(code, "Deal code copied");
+    this.copy(code);
   }
 
   /** @param {CardCode[]} cards */

@@ -24,37 +24,40 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
-from .deals import MAX_DEAL
+from .cli import INTERRUPTED, BadInput, Parser, from_one_up, run
+from .deals import MAX_DEAL, read_deal_number
 from .game import Game
 from .rules import Rules
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _BadInput(message)
-
-
-class _BadInput(Exception):
-    """A one-line message for stderr; exit status 2."""
+from .words import quoted
 
 
 def _rules(text: str) -> Rules:
     try:
         return Rules.parse(text)
     except ValueError as error:
-        raise _BadInput(str(error)) from None
+        raise BadInput(str(error)) from None
+
+
+def _deal(text: str) -> int:
+    try:
+        return read_deal_number(text.strip())
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _deal_range(text: str) -> range:
     first, sep, last = text.partition("-")
     try:
-        a, b = int(first), int(last if sep else first)
-    except ValueError:
-        raise _BadInput(f"--deals takes a range like 1-1000, not {text!r}") from None
-    if a < 1 or b < a or b > MAX_DEAL:
-        raise _BadInput(f"--deals takes a range A-B with 1 <= A <= B <= {MAX_DEAL}, not {text!r}")
+        a, b = _deal(first), _deal(last if sep else first)
+    except argparse.ArgumentTypeError:
+        a = b = 0
+    if not 1 <= a <= b:
+        raise BadInput(
+            f"--deals takes a range like 1-1000, A-B with 1 <= A <= B <= {MAX_DEAL}, "
+            f"not {quoted(text)}"
+        )
     return range(a, b + 1)
 
 
@@ -62,19 +65,19 @@ def _positive(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {quoted(text)}") from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {quoted(text)}")
     return value
 
 
-def _parser() -> _Parser:
-    parser = _Parser(prog="python -m pyramid_widget", description="Pyramid Solitaire tools.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _parser() -> Parser:
+    parser = Parser(prog="python -m pyramid_widget", description="Pyramid Solitaire tools.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     solve = commands.add_parser("solve", help="decide a deal and print a winning line")
     deal = solve.add_mutually_exclusive_group(required=True)
     deal.add_argument("--layout", help="52 cards: the pyramid rows (1-28), then the stock")
-    deal.add_argument("--deal", type=int, help="a numbered deal")
+    deal.add_argument("--deal", type=_deal, help="a numbered deal")
     solve.add_argument("--rules", default="classic", help="a preset or e.g. classic,passes=1")
     solve.add_argument("--optimal", action="store_true", help="find a shortest win")
     solve.add_argument("--time-limit", type=_positive, default=None, help="seconds (no limit)")
@@ -83,7 +86,7 @@ def _parser() -> _Parser:
     stats.add_argument("--deals", required=True, help="a range of deal numbers, e.g. 1-1000")
     stats.add_argument("--rules", default="classic", help="a preset or e.g. classic,passes=1")
     where = stats.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=int, default=None, help="worker processes (all cores)")
+    where.add_argument("--jobs", type=from_one_up, help="worker processes (all cores)")
     where.add_argument("--scheduler", help="a dask scheduler's address, e.g. tcp://host:8786")
     stats.add_argument(
         "--progress",
@@ -107,7 +110,7 @@ def _solve(args: argparse.Namespace) -> int:
             else Game.deal(args.deal, rules)
         )
     except ValueError as error:
-        raise _BadInput(str(error)) from None
+        raise BadInput(str(error)) from None
     solution = solve(game, time_limit=args.time_limit, optimal=args.optimal)
     if args.json:
         print(
@@ -141,8 +144,6 @@ def _stats(args: argparse.Namespace) -> int:
 
     rules = _rules(args.rules)
     deals = _deal_range(args.deals)
-    if args.jobs is not None and args.jobs < 1:
-        raise _BadInput(f"--jobs must be 1 or more, not {args.jobs}")
     progress = "auto" if args.progress is None else args.progress
     if args.scheduler is None:
         result = winnability(
@@ -163,37 +164,29 @@ def _stats(args: argparse.Namespace) -> int:
     return INTERRUPTED if result.interrupted else 0
 
 
-INTERRUPTED = 130
-"""The exit status of a run stopped by Ctrl+C, as shells report a command ended by SIGINT."""
-
-
 def _dask_client(address: str) -> Any:
     """A dask Client connected to ``address``. How long it tries is dask's own setting
     (``distributed.comm.timeouts.connect``, 30 s unless configured)."""
     try:
         from distributed import Client
     except ImportError:
-        raise _BadInput(
+        raise BadInput(
             "--scheduler needs dask: pip install 'pyramid-widget[distributed]'"
         ) from None
     try:
         return Client(address)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        raise _BadInput(f"cannot reach the dask scheduler at {address}: {reason}") from None
+        raise BadInput(f"cannot reach the dask scheduler at {address}: {reason}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    try:
-        args = _parser().parse_args(argv)
-        return _solve(args) if args.command == "solve" else _stats(args)
-    except (_BadInput, ValueError, TypeError) as error:  # how the library refuses bad input
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # stopped before there was anything to print
-        print("interrupted", file=sys.stderr)
-        return INTERRUPTED
+    return run(_parser(), _command, argv)
+
+
+def _command(args: argparse.Namespace) -> int:
+    return _solve(args) if args.command == "solve" else _stats(args)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from .game import Game, deal_for_date
 from .records import Recorder
 from .rules import Rules
 from .view import records_view
+from .words import quoted
 
 
 @dataclass
@@ -57,13 +58,13 @@ def make_game(rules: Rules | str, deal: int | None, layout: str | None, game: Ga
         raise ValueError(f"give at most one of deal, layout and game, not {' and '.join(chosen)}")
     if game is not None:
         if not isinstance(game, Game):
-            raise ValueError(f"game must be a Game, not {game!r}")
+            raise ValueError(f"game must be a Game, not {quoted(game)}")
         return game
     if layout is not None:
         return Game.from_layout(layout, rules)
     if deal is not None:
         if isinstance(deal, bool) or not isinstance(deal, int):
-            raise ValueError(f"deal must be a deal number, not {deal!r}")
+            raise ValueError(f"deal must be a deal number, not {quoted(deal)}")
         return Game.deal(deal, rules)
     return Game.random(rules)
 

@@ -10,24 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import total_ordering
 
+from .words import RANK_NAMES, SUIT_NAMES, quoted
+
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-RANK_NAMES = (
-    "Ace",
-    "Two",
-    "Three",
-    "Four",
-    "Five",
-    "Six",
-    "Seven",
-    "Eight",
-    "Nine",
-    "Ten",
-    "Jack",
-    "Queen",
-    "King",
-)
-SUIT_NAMES = {"c": "Clubs", "d": "Diamonds", "h": "Hearts", "s": "Spades"}
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
 PAIR_TOTAL = 13
@@ -43,9 +29,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
-            raise ValueError(f"rank must be 1..13, not {self.rank!r}")
+            raise ValueError(f"rank must be 1..13, not {quoted(self.rank)}")
         if self.suit not in SUITS or len(self.suit) != 1:
-            raise ValueError(f"suit must be one of c d h s, not {self.suit!r}")
+            raise ValueError(f"suit must be one of c d h s, not {quoted(self.suit)}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -55,16 +41,16 @@ class Card:
         (True, 10)
         """
         if not isinstance(text, str):
-            raise ValueError(f"unknown card {text!r}")
+            raise ValueError(f"unknown card {quoted(text)}")
         raw = text.strip()
         if len(raw) < 2:
-            raise ValueError(f"unknown card {text!r}")
+            raise ValueError(f"unknown card {quoted(text)}")
         rank_text, suit_text = raw[:-1].upper(), raw[-1]
         suit = _SUIT_SYMBOLS.get(suit_text, suit_text.lower())
         if rank_text == "10":
             rank_text = "T"
         if len(rank_text) != 1 or rank_text not in RANKS or suit not in SUITS:
-            raise ValueError(f"unknown card {text!r}")
+            raise ValueError(f"unknown card {quoted(text)}")
         return cls(RANKS.index(rank_text) + 1, suit)
 
     @property

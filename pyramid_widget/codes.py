@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import PYRAMID_SIZE, Card
-from .deals import check_deal_number, parse_layout
-from .position import Position
+from .deals import check_deal_number, parse_layout, read_deal_number
+from .position import MAX_MOVES, Position
 from .rules import Rules
+from .words import quoted
 
 CODE_PREFIX = "pw1"
 SAVE_FORMAT = "pyramid-widget-save"
@@ -75,32 +76,55 @@ def read_code(code: str) -> CodeParts:
     text = code.strip()
     if "#" in text and not text.startswith(CODE_PREFIX + ":"):
         rules_text, _, number_text = text.rpartition("#")
-        if not number_text.isdigit():
-            raise ValueError(f"unknown deal code {code!r}: expected '<rules>#<number>'")
-        number = check_deal_number(int(number_text))
+        if not (number_text.isascii() and number_text.isdigit()):
+            raise ValueError(f"unknown deal code {quoted(code)}: expected '<rules>#<number>'")
+        number = read_deal_number(number_text)
         return CodeParts(Rules.parse(rules_text or "classic"), number=number)
     parts = text.split(":")
     if parts[0] != CODE_PREFIX or len(parts) != 10:
         raise ValueError(
-            f"unknown game code {_short(code)}: expected {CODE_PREFIX}:... with 10 fields"
+            f"unknown game code {quoted(code)}: expected {CODE_PREFIX}:... with 10 fields"
         )
     _, rules_text, deck, removed_h, rest_h, waste_t, pass_t, moves_t, score_t, seen_h = parts
     rules = Rules.parse(rules_text)
     if len(deck) != 104:
         raise ValueError("game code: the deck field must hold 52 cards of 2 characters")
     cards = parse_layout(" ".join(deck[k : k + 2] for k in range(0, 104, 2)))
-    try:
-        removed, rest_mask, seen_mask = (int(h, 16) for h in (removed_h, rest_h, seen_h))
-        waste_count, pass_number, moves, score = (
-            int(t) for t in (waste_t, pass_t, moves_t, score_t)
+    removed, rest_mask, waste_count, pass_number, moves, score, seen_mask = (
+        _number(raw, *field)
+        for raw, field in zip(
+            (removed_h, rest_h, waste_t, pass_t, moves_t, score_t, seen_h), _NUMBERS, strict=True
         )
-    except ValueError:
-        raise ValueError("game code: a number field is not a number") from None
+    )
     stock_cards = cards[PYRAMID_SIZE:]
     rest = tuple(card for k, card in enumerate(stock_cards) if rest_mask >> k & 1)
     seen = tuple(card for k, card in enumerate(stock_cards) if seen_mask >> k & 1)
     position = Position(removed, rest, waste_count, pass_number, moves, score)
     return CodeParts(rules, cards=cards, position=position, seen=seen)
+
+
+_COUNT_DIGITS = len(str(MAX_MOVES))
+_NUMBERS = (
+    ("pyramid", 16, 7),
+    ("stock", 16, 6),
+    ("waste", 10, _COUNT_DIGITS),
+    ("pass", 10, _COUNT_DIGITS),
+    ("moves", 10, _COUNT_DIGITS),
+    ("score", 10, _COUNT_DIGITS),
+    ("seen", 16, 6),
+)
+"""The number fields of a position code, in order: each one's name, its base and its most
+digits (a mask as many hex digits as it has bits for, a count as many as `MAX_MOVES` has)."""
+
+
+def _number(text: str, name: str, base: int, most: int) -> int:
+    """A number field of a code, read strictly: only its base's ASCII digits (int() would also
+    take a sign, spaces, underscores and other scripts' digits), and no more than `most`."""
+    digits = "0123456789abcdefABCDEF" if base == 16 else "0123456789"
+    if not 0 < len(text) <= most or not set(text) <= set(digits):
+        kind = "hex digits" if base == 16 else "digits"
+        raise ValueError(f"game code: its {name} field must be a number of {most} {kind} at most")
+    return int(text, base)
 
 
 # ---------------------------------------------------------------- JSON saves
@@ -144,6 +168,8 @@ def read_save(text: str) -> SaveParts:
         ) from None
     except (RecursionError, UnicodeDecodeError):
         raise ValueError("not a pyramid-widget save (nested too deeply or not text)") from None
+    except ValueError:  # a number of thousands of digits, which Python does not read
+        raise ValueError("not a pyramid-widget save (a number in it is far too long)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise ValueError("not a pyramid-widget save")
     version = data.get("version")
@@ -151,11 +177,11 @@ def read_save(text: str) -> SaveParts:
         raise ValueError("save has no schema version")
     if version > SAVE_VERSION:
         raise ValueError(
-            f"save written by a newer pyramid-widget (schema {version}); "
+            f"save written by a newer pyramid-widget (schema {quoted(version)}); "
             f"this version reads schema {SAVE_VERSION}: upgrade to open it"
         )
     if version < 1:
-        raise ValueError(f"unknown save schema {version}")
+        raise ValueError(f"unknown save schema {quoted(version)}")
     missing = {"rules", "start", "moves", "redo", "seen", "position"} - set(data)
     if missing:
         raise ValueError(f"save is missing {', '.join(sorted(missing))}")
@@ -178,7 +204,3 @@ def read_save(text: str) -> SaveParts:
         seen=frozenset(Card.parse(card) for card in seen),
         position=data["position"],
     )
-
-
-def _short(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")

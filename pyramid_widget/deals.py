@@ -20,6 +20,7 @@ import secrets
 from collections import Counter
 
 from .cards import DECK, Card
+from .words import quoted
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = 2**32 - 1
@@ -40,8 +41,21 @@ def splitmix64(seed: int):
 def check_deal_number(number: object) -> int:
     """Return the number if it names a deal, else raise ValueError saying what is accepted."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
-        raise ValueError(f"unknown deal {number!r}: deal numbers run from 1 to {MAX_DEAL}")
+        raise _no_such_deal(number)
     return number
+
+
+def read_deal_number(text: str) -> int:
+    """The deal number `text` writes in ASCII digits, else ValueError as `check_deal_number`'s
+    (a text of more digits than any deal number's is never read as a number: Python reads
+    none past 4,300 digits)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(MAX_DEAL)):
+        raise _no_such_deal(text)
+    return check_deal_number(int(text))
+
+
+def _no_such_deal(value: object) -> ValueError:
+    return ValueError(f"unknown deal {quoted(value)}: deal numbers run from 1 to {MAX_DEAL}")
 
 
 def deal_cards(number: int) -> tuple[Card, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from . import codes, words
 from .cards import PYRAMID_SIZE, ROW_INDICES, STOCK_SIZE, Card, is_exposed
@@ -72,6 +72,7 @@ class Game:
         self._redo: list[Move] = []
         self._seen: set[Card] = set(self.cards[:PYRAMID_SIZE]) | set(seen)
         self._see()
+        self._start_seen = frozenset(self._seen)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -374,6 +375,12 @@ class Game:
         return not any(card.value in values for card in self.position.rest)
 
     @property
+    def start_seen(self) -> frozenset[Card]:
+        """The cards seen when this game began (a game begun on a later pass has seen its
+        whole stock): what a replay from its start knows."""
+        return self._start_seen
+
+    @property
     def all_seen(self) -> bool:
         """Every card has been seen face up: nothing is hidden from the player any more."""
         return set(self.cards) <= self.seen
@@ -439,7 +446,7 @@ class Game:
             refusal = self._card_refusal(card)
             if refusal:
                 return refusal
-        return None if a.pairs_with(b) else words.NOT_THIRTEEN
+        return None if a.pairs_with(b) else words.not_thirteen(a, b)
 
     @property
     def recycle_refusal(self) -> str | None:
@@ -723,13 +730,13 @@ class Game:
     def __str__(self) -> str:
         return self.board()
 
-    def _repr_svg_(self) -> str:
-        """A notebook shows the position as a picture (`svg.board`); terminals keep `repr`.
-        The picture's module is imported only when one is drawn, as python-chess's `Board`
-        imports `chess.svg`: the engine never loads it otherwise."""
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """A notebook shows the position as a picture (`svg.board`, with its words as alt text);
+        terminals keep `repr`. The picture's module is imported only when one is drawn, as
+        python-chess's `Board` imports `chess.svg`: the engine never loads it otherwise."""
         from . import svg
 
-        return svg.board(self)
+        return svg.board(self)._repr_mimebundle_()
 
     def __repr__(self) -> str:
         deal = f" #{self.deal_number}" if self.deal_number is not None else ""
@@ -738,18 +745,20 @@ class Game:
         return (
             f"<Game {self.rules.name}{deal}: {state}, cleared {self.cleared}/28, "
             f"pass {self.pass_number}/{self.rules.passes_text}, stock {self.stock_count}, "
-            f"waste {self.waste_top or '-'}, {self.move_count} moves{score}>"
+            f"waste {self.waste_top or '-'}, {words.count_of(self.move_count, 'move')}{score}>"
         )
 
 
 def _whole_deck(cards: Iterable[Card]) -> tuple[Card, ...]:
     """The 52 cards of a deal, each a Card and each once; ValueError naming the problem."""
     if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
-        raise ValueError(f"a deal is 52 cards (use Game.from_layout for text), not {cards!r}")
+        raise ValueError(
+            f"a deal is 52 cards (use Game.from_layout for text), not {words.quoted(cards)}"
+        )
     deck = tuple(cards)
     strangers = [card for card in deck if not isinstance(card, Card)]
     if strangers:
-        raise ValueError(f"a deal is 52 cards, and {strangers[0]!r} is not a Card")
+        raise ValueError(f"a deal is 52 cards, and {words.quoted(strangers[0])} is not a Card")
     if len(set(deck)) != 52 or len(deck) != 52:
         parse_layout(format_layout(deck))  # raises with the precise problem
     return deck

@@ -74,7 +74,7 @@ class HintMode:
         stays with the board (`Board.lost_from_start`), whatever is played meanwhile."""
         session = self._session
         board, game = session.board, session.board.game
-        if board.lost_from_start is not None or board.judging or board.proven:
+        if board.lost_from_start is not None or board.judging or board.proven or game.is_won:
             return
         if session.puzzles.run is not None or not game.open_book:
             return
@@ -84,13 +84,13 @@ class HintMode:
             board.judging = False
             if verdict in ("winnable", "unwinnable"):
                 board.lost_from_start = verdict == "unwinnable"
-                if board is session.board:
-                    session.publish()
+                if board.lost_from_start and board is session.board:
+                    session.publish()  # a deal that could be won changes nothing on show
 
         session.jobs.run(
             "judge",
             lambda: solver.solve(start, time_limit=JUDGE_S).status,
             judged,
             lambda error: judged("unknown"),
-            about_the_deal=True,
+            lasting=True,
         )

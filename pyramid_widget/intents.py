@@ -4,8 +4,10 @@ A front end sends custom messages such as
 ``{"type": "intent", "seq": 4, "view": "v1", "version": 12, "action": "tap",
 "target": "8c", "selected": "5h"}``. Each gets exactly one answer,
 ``{"type": "ack", "seq": 4, "view": "v1", "ok": bool, "reason": str | None,
-"move": notation | None}``, whether it was applied, refused by the engine, malformed or stale
-("share" adds the deal's "code"; a tap that selects a card adds "select").
+"said": str | None, "move": notation | None}``, whether it was applied, refused by the
+engine, malformed or stale: `reason` is the refusal as code reads it, `said` the same as a
+sentence, as the board shows it ("share" adds the deal's "code"; a tap that selects a card
+adds "select").
 
 `ACTIONS` is the protocol, written once: each action's fields with their types and the session
 call it makes. Parsing, dispatch, the `catalog` the front end reads and the front end's JSDoc
@@ -17,6 +19,7 @@ player saw. It never imports Jupyter, so every path can be unit tested.
 
 from __future__ import annotations
 
+import json
 import sys
 import traceback
 from collections.abc import Callable, Mapping
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .game import PILES, IllegalMove, Move
-from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE
+from .words import ANSWERED, GIVES_UP, NOTHING_TO_CONTINUE, quoted, sentence
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -41,6 +44,7 @@ class BadIntent(ValueError):
 
 
 MAX_VIEW_ID = 100
+MAX_SEQ = 2**53 - 1  # the largest whole number JavaScript counts exactly
 MAX_DEPTH = 20
 
 
@@ -52,11 +56,11 @@ def _int(value: Any) -> bool:
 
 def _card(value: Any, key: str) -> Card:
     if not isinstance(value, str):
-        raise BadIntent(f"a card must be written as text like '5h', not {value!r}")
+        raise BadIntent(f"a card must be written as text like '5h', not {quoted(value)}")
     try:
         return Card.parse(value)
     except ValueError:
-        raise BadIntent(f"unknown card {value!r}") from None
+        raise BadIntent(f"unknown card {quoted(value)}") from None
 
 
 def _target(value: Any, key: str) -> Card | str:
@@ -163,8 +167,8 @@ def _one_way_to_deal(fields: dict[str, Any]) -> None:
 
 def _one_way_to_a_puzzle(fields: dict[str, Any]) -> None:
     picked = [key for key in ("id", "theme", "difficulty") if fields[key] is not None]
-    if fields["step"] is not None and picked:
-        raise BadIntent("a puzzle step takes no id, theme or difficulty")
+    if fields["step"] is not None and (picked or fields["rules"] is not None):
+        raise BadIntent("a puzzle step takes no id, theme, difficulty or rules")
     if "id" in picked and len(picked) > 1:
         raise BadIntent("a puzzle by id takes no theme or difficulty")
 
@@ -177,7 +181,9 @@ def _continue(session: GameSession) -> Any:
 def _puzzle(session: GameSession, f: dict[str, Any]) -> Any:
     if f["step"] is not None:
         return session.puzzles.step(f["step"])
-    return session.puzzles.open(f["id"], theme=f["theme"], difficulty=f["difficulty"])
+    return session.puzzles.open(
+        f["id"], theme=f["theme"], difficulty=f["difficulty"], rules=f["rules"]
+    )
 
 
 #: The protocol: every action a front end may send, its fields and the session call it makes.
@@ -227,9 +233,16 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
         "review_close": Action(lambda s, f: s.reviews.close()),
         "puzzle": Action(
             _puzzle,
-            {"id": TEXT, "theme": TEXT, "difficulty": TEXT, "step": Field(_step, "1 | -1")},
+            {
+                "id": TEXT,
+                "theme": TEXT,
+                "difficulty": TEXT,
+                "rules": TEXT,
+                "step": Field(_step, "1 | -1"),
+            },
             check=_one_way_to_a_puzzle,
         ),
+        "puzzle_answer": Action(lambda s, f: s.puzzles.show_answer()),
         "puzzle_close": Action(lambda s, f: s.puzzles.close()),
         "watch_pause": Action(lambda s, f: s.watching.pause()),
         "watch_resume": Action(lambda s, f: s.watching.resume()),
@@ -271,16 +284,20 @@ def parse_intent(content: Any) -> Intent:
     if not isinstance(content, dict):
         raise BadIntent("a message must be an object")
     if content.get("type") != "intent":
-        raise BadIntent(f"unknown message type {content.get('type')!r}")
+        raise BadIntent(f"unknown message type {quoted(content.get('type'))}")
     seq = content.get("seq")
-    if not _int(seq) or seq < 0:
-        raise BadIntent("an intent needs a sequence number 'seq' (a whole number, 0 or more)")
+    if not _int(seq) or not 0 <= seq <= MAX_SEQ:
+        raise BadIntent(
+            "an intent needs a sequence number 'seq' (a whole number from 0 to 2**53 - 1)"
+        )
     view = content.get("view")
     if view is not None and (not isinstance(view, str) or len(view) > MAX_VIEW_ID):
         raise BadIntent(f"'view' must be text of at most {MAX_VIEW_ID} characters")
     name = content.get("action")
     if not isinstance(name, str) or name not in ACTIONS:
-        raise BadIntent(f"unknown action {name!r}; expected one of {', '.join(sorted(ACTIONS))}")
+        raise BadIntent(
+            f"unknown action {quoted(name)}; expected one of {', '.join(sorted(ACTIONS))}"
+        )
     action = ACTIONS[name]
     version = content.get("version")
     if version is not None and (not _int(version) or version < 0):
@@ -313,6 +330,7 @@ def ack(
         "view": view,
         "ok": ok,
         "reason": reason,
+        "said": None if reason is None else sentence(reason),
         "move": str(move) if move is not None else None,
         **extra,
     }
@@ -332,31 +350,49 @@ def _answer(intent: Intent, done: Any) -> dict:
 class Inbox:
     """What each view's intents were answered, so that a message delivered twice is applied
     at most once: a repeat gets its first ack again. A view numbers its intents upwards, so
-    anything at or below the highest number seen that is no longer remembered is refused."""
+    anything at or below the highest number a view has sent is refused once its ack is no
+    longer kept. Acks are kept for the latest views, within a size; the highest numbers for
+    many more views, so none is forgotten while its page could still send again."""
 
-    KEEP = 64  # acks remembered per view
-    VIEWS = 32  # views remembered (the oldest is forgotten first)
+    KEEP = 64  # acks kept per view
+    VIEWS = 32  # views whose acks are kept (the oldest is forgotten first)
+    BYTES = 1 << 20  # the acks kept, in all (JSON bytes)
+    SEEN = 10_000  # views whose highest number is kept
 
     def __init__(self) -> None:
-        self._views: dict[str | None, tuple[int, dict[int, dict]]] = {}
+        self._acks: dict[str | None, dict[int, tuple[dict, int]]] = {}
+        self._highest: dict[str | None, int] = {}
+        self._bytes = 0
 
     def answer(self, intent: Intent) -> dict | None:
         """The ack this intent already got, a refusal if it is too old to tell, or None."""
-        highest, acks = self._views.get(intent.view, (-1, {}))
-        if intent.seq in acks:
-            return dict(acks[intent.seq])
-        if intent.seq <= highest:
+        kept = self._acks.get(intent.view, {}).get(intent.seq)
+        if kept is not None:
+            return dict(kept[0])
+        if intent.seq <= self._highest.get(intent.view, -1):
             return ack(intent, False, ANSWERED, None)
         return None
 
     def keep(self, intent: Intent, answer: dict) -> None:
-        highest, acks = self._views.pop(intent.view, (-1, {}))
-        acks[intent.seq] = answer
+        view, size = intent.view, len(json.dumps(answer))
+        acks = self._acks.pop(view, {})
+        acks[intent.seq] = (answer, size)
+        self._acks[view] = acks  # the latest view last
+        self._bytes += size
+        self._highest[view] = max(self._highest.pop(view, -1), intent.seq)
         while len(acks) > self.KEEP:
-            del acks[min(acks)]
-        self._views[intent.view] = (max(highest, intent.seq), acks)
-        while len(self._views) > self.VIEWS:
-            del self._views[next(iter(self._views))]
+            self._forget(view, min(acks))
+        while len(self._acks) > self.VIEWS or self._bytes > self.BYTES:
+            oldest = next(iter(self._acks))
+            self._forget(oldest, min(self._acks[oldest]))
+        while len(self._highest) > self.SEEN:
+            del self._highest[next(iter(self._highest))]
+
+    def _forget(self, view: str | None, seq: int) -> None:
+        acks = self._acks[view]
+        self._bytes -= acks.pop(seq)[1]
+        if not acks:
+            del self._acks[view]
 
 
 class Desk:

@@ -42,7 +42,7 @@ class Jobs:
 
     def deliver(self, ticket: int | None, show: Callable[[], None]) -> bool:
         """Show a result under the lock if it is still current (its `ticket` is this
-        generation, or None for a result about the deal, not the position); drop it otherwise.
+        generation, or None for a lasting result); drop it otherwise.
         Returns whether it was shown."""
         with self._lock:
             if ticket is not None and ticket != self.generation:
@@ -57,12 +57,13 @@ class Jobs:
         show: Callable[[T], None],
         fail: Callable[[Exception], None],
         *,
-        about_the_deal: bool = False,
+        lasting: bool = False,
     ) -> None:
         """Do `work` off the caller's turn if threads allow, then `show` its result (or `fail`
-        with the error, printed too) if nothing changed meanwhile; a result `about_the_deal`
-        stays true whatever is played, so moves do not drop it (`show` checks the deal)."""
-        ticket = None if about_the_deal else self.generation
+        with the error, printed too) if nothing changed meanwhile. A `lasting` result stays
+        true whatever is played (it is about the deal, or a line of moves, not the position),
+        so moves do not drop it: its `show` checks that it is still wanted."""
+        ticket = None if lasting else self.generation
 
         def job() -> None:
             try:

@@ -1,17 +1,21 @@
 """Moves: what a player can do, as a hashable value with a notation that round-trips.
 
-`Move.parse("8c+5h")` reads notation (for code; `Move.text` is how a player reads a move), and
-`IllegalMove` carries the reason, in the player's words, why the rules refuse one. Whether a
-move is legal is the game's question (`game.py`).
+`Move.parse` is the one reader of a typed move: notation ("8c+5h", for code) and the card
+symbols a player reads ("5♥ + 8♣", `Move.text`), so a student's answer in a cell, `w.play`,
+`Game.play` and `Puzzle.check` all read the same way. `IllegalMove` carries the reason, in the
+player's words, why the rules refuse one. Whether a move is legal is the game's question
+(`game.py`).
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
 from . import words
-from .cards import Card
+from .cards import _SUIT_SYMBOLS, RANKS, SUITS, Card
 
 MoveKind = Literal["pair", "king", "draw", "recycle"]
 
@@ -59,28 +63,24 @@ class Move:
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
-        """Read a notation; either order of a pair is accepted. Raises IllegalMove if unreadable.
+        """Read a typed move: "draw", "recycle", one card (a King) or two (a pair, in either
+        order). A card is a rank (A, 2-9, 10 or T, J, Q, K) and a suit (c d h s or ♣ ♦ ♥ ♠,
+        either way round), in any case; two cards stand apart by "+", "&", "," or spaces.
+        Raises IllegalMove, saying how a move is written, for anything else.
 
-        >>> Move.parse("8c+5h"), Move.parse("Kd").kind
-        (Move.parse('5h+8c'), 'king')
+        >>> Move.parse("8c+5h"), Move.parse("a♠ q♥") == Move.parse("♠A+♥Q") == Move.parse("As+Qh")
+        (Move.parse('5h+8c'), True)
         """
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise IllegalMove(words.not_a("move", text))
-        word = text.strip()
-        if word.lower() in ("draw", "recycle"):
-            return DRAW if word.lower() == "draw" else RECYCLE
-        parts = word.split("+")
-        try:
-            cards = [Card.parse(part) for part in parts]
-        except ValueError:
-            raise IllegalMove(words.not_a("move", text)) from None
-        if len(cards) == 2:
-            return cls.pair(*cards)
-        if len(cards) == 1:
-            return cls.king(cards[0])
-        raise IllegalMove(words.not_a("move", text))
+            raise IllegalMove(words.unreadable_move(text))
+        found = _read(text)
+        if found is None:
+            raise IllegalMove(words.unreadable_move(text))
+        if isinstance(found, str):
+            return DRAW if found == "draw" else RECYCLE
+        return cls.pair(*found) if len(found) == 2 else cls.king(found[0])
 
     def __str__(self) -> str:
         if self.kind in ("draw", "recycle"):
@@ -105,3 +105,40 @@ class Move:
 
 DRAW = Move("draw")
 RECYCLE = Move("recycle")
+
+MAX_MOVE_TEXT = 40
+"""The longest text read as a move (two cards with room for spaces); longer is refused unread."""
+
+_SUITS = {letter: letter for letter in SUITS} | _SUIT_SYMBOLS
+"""A suit as typed (a letter, or a symbol, black or white) and its letter."""
+
+
+def _card_pattern(n: int) -> str:
+    """Card `n` of a move: a rank and a suit, either way round, maybe a space apart."""
+    rank, suit = r"10|[2-9atjqk]", "[" + "".join(_SUITS) + "]"
+    return rf"(?:(?P<r{n}>{rank})\s*(?P<s{n}>{suit})|(?P<t{n}>{suit})\s*(?P<q{n}>{rank}))"
+
+
+_MOVE = re.compile(rf"{_card_pattern(1)}(?:\s*[+&,]?\s*{_card_pattern(2)})?")
+"""One card, or two. Rank letters and suit letters differ, so a text has one reading."""
+
+
+def _read(text: str) -> str | list[Card] | None:
+    """ "draw", "recycle", the cards a move names, or None if `text` is no move. Case is
+    ignored, compatibility forms are folded (a full-width plus), and the emoji presentation
+    mark some keyboards put after a suit symbol (♠️) is dropped."""
+    if len(text) > MAX_MOVE_TEXT:
+        return None
+    folded = unicodedata.normalize("NFKC", text).replace("\ufe0f", "").replace("\ufe0e", "")
+    word = folded.strip().lower()
+    if word in ("draw", "recycle"):
+        return word
+    match = _MOVE.fullmatch(word)
+    if match is None:
+        return None
+    cards = []
+    for n in (1, 2):
+        rank, suit = match[f"r{n}"] or match[f"q{n}"], match[f"s{n}"] or match[f"t{n}"]
+        if rank is not None:
+            cards.append(Card(RANKS.index("T" if rank == "10" else rank.upper()) + 1, _SUITS[suit]))
+    return cards

@@ -24,6 +24,9 @@ POINTS_PER_ROW = 25
 POINTS_FOR_PYRAMID = 100
 POINTS_PER_CARD_LEFT = 10
 FULL_PYRAMID = (1 << PYRAMID_SIZE) - 1
+MAX_MOVES = 2**53 - 1
+"""The most moves a position may count: far more than any game plays (unlimited passes set
+no other bound), and a count every front end reads exactly (JavaScript's safe integers)."""
 
 
 def earned(rules: Rules, before: int, after: int, cards: int, left: int) -> int:
@@ -79,8 +82,8 @@ def check_reachable(
     order; stock cards are turned up in order, so the stock cards seen are always the first few
     of the stock (all of them once a recycle happened, since a recycle needs an empty stock);
     a stock card leaves only after it was turned up; the pass number counts the recycles
-    (within the rules' passes); every removal, draw and recycle counts one move; and the score
-    is what the removals earned.
+    (within the rules' passes); every removal, draw and recycle counts one move (`_check_moves`);
+    and the score is what the removals earned.
     """
     _check_types(pos)
     stock_cards = cards[PYRAMID_SIZE:]
@@ -104,14 +107,7 @@ def check_reachable(
     if pos.pass_number < 1 or (rules.passes is not None and pos.pass_number > rules.passes):
         raise ValueError("impossible position: pass number outside the rules' passes")
     _check_seen(rules, pos, index, places, set(seen))
-    kings = sum(card.is_king for card in gone)
-    fewest = kings + (len(gone) - kings) // 2 + (pos.pass_number - 1) + pos.waste_count
-    if pos.move_count < fewest:
-        raise ValueError(
-            f"impossible position: {pos.move_count} moves cannot remove {len(gone)} cards, "
-            f"recycle {pos.pass_number - 1} times and lay {pos.waste_count} on the waste "
-            f"(at least {fewest} moves)"
-        )
+    _check_moves(pos, gone, len(gone_stock))
     _check_score(rules, pos, cards, len(gone), len(gone_stock))
 
 
@@ -121,8 +117,34 @@ def _check_types(pos: Position) -> None:
         isinstance(n, bool) or not isinstance(n, int) for n in numbers
     ):
         raise ValueError("impossible position: not a Position of whole numbers")
+    if max(numbers[1:]) > MAX_MOVES:
+        raise ValueError(f"impossible position: a count above {MAX_MOVES}, more than any game's")
     if not isinstance(pos.rest, tuple) or not all(isinstance(c, Card) for c in pos.rest):
         raise ValueError("impossible position: waste and stock must be a tuple of cards")
+
+
+def _check_moves(pos: Position, gone: list[Card], gone_stock: int) -> None:
+    """The move count is what play could have counted. The removals are exactly the Kings
+    gone and half the other cards gone, the recycles exactly one fewer than the pass number;
+    the draws are at least the cards on the waste, and at most a whole stock (24 cards) on
+    each earlier pass plus, on this one, the cards on the waste and the stock cards gone (each
+    card drawn on this pass is on the waste or gone since). Undo takes a move's count back
+    with it, so no other move is counted."""
+    kings = sum(card.is_king for card in gone)
+    removals, recycles = kings + (len(gone) - kings) // 2, pos.pass_number - 1
+    fewest = removals + recycles + pos.waste_count
+    most = fewest + STOCK_SIZE * recycles + gone_stock
+    if pos.move_count < fewest:
+        raise ValueError(
+            f"impossible position: {pos.move_count} moves cannot remove {len(gone)} cards, "
+            f"recycle {recycles} times and lay {pos.waste_count} on the waste "
+            f"(at least {fewest} moves)"
+        )
+    if pos.move_count > most:
+        raise ValueError(
+            f"impossible position: removing {len(gone)} cards, recycling {recycles} times and "
+            f"drawing what the stock held count at most {most} moves, not {pos.move_count}"
+        )
 
 
 def _check_seen(

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TextIO
 
+from .words import quoted
+
 ProgressCallback = Callable[[int, int, float | None, float | None], Any]
 """Called as ``callback(done, total, rate, eta)``: deals done (decided or not), deals in the
 run, deals per second so far (None before the first is done), seconds left (None while the
@@ -65,7 +67,7 @@ def progress_display(progress: ProgressOption, total: int, label: str) -> Displa
         return TextBar(sys.stderr, label, redraw=False) if progress is True else None
     if callable(progress):
         return _Callback(progress)
-    raise ValueError(f'progress is None, False, True, "auto" or a function, not {progress!r}')
+    raise ValueError(f'progress is None, False, True, "auto" or a function, not {quoted(progress)}')
 
 
 def in_kernel() -> bool:

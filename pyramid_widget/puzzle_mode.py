@@ -1,14 +1,18 @@
 """Puzzle mode: a board that poses puzzles mined from real deals and checks the player's moves.
 
-A puzzle waits for the move that keeps the win ("find"): a wrong move is refused and explained
-(the puzzle knows why each losing move loses). Once it is found the player plays on to the win
-("play"), and a move that throws the win away is refused there too (the exact solver judges:
-every card of a puzzle has been seen, or its answer holds whatever order the unseen ones lie
-in). A won position is "solved". The run keeps a score for the session.
+As on chess puzzle sites, a puzzle is solved when its answer is found, at the first try or
+not: a wrong move is refused and told why it loses (never what the answer is), and "Show the
+answer" gives it away, after which the puzzle counts as not solved. Once the answer is on the
+board, playing on to the win is the player's choice ("play"); a move that throws the win away
+whatever order the unseen cards lie in is refused there: the judge knows only what the player
+has seen, as the puzzles themselves are fair. Where the puzzle stands follows the game on the
+board, so a move, an undo, a redo or a restart all say the same thing: the answer played is
+found (counted once per puzzle posed), and back at the puzzle's position it is to be found
+again.
 
 `PuzzleMode` is the mode on a session: it sets the game in play aside while puzzles are on the
 board and brings it back as it was. Nothing here reaches a front end but `PuzzleRun.view()`,
-which never names an answer before the player has found it.
+which never names an answer before the player has found it or asked to see it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from .board import Board
 from .game import Game, IllegalMove, Move
 from .puzzles import Puzzle, PuzzleSet
 from .puzzles import load as load_puzzles
+from .puzzles.mining import arrangements
 from .records import Recorder
 from .rules import Rules
 from .store import NullStore
@@ -30,12 +35,14 @@ if TYPE_CHECKING:
     from .session import GameSession
 
 PLAY_ON_CHECK_S = 2.0
-"""Seconds the solver may take to judge one move of the play-on (an undecided one is let by)."""
+"""Seconds the solver may take on one order of the unseen cards when it judges a move of the
+play-on (an order it cannot settle lets the move by)."""
 
 
 @dataclass
 class Score:
-    """This session's puzzles: tried (opened and moved in), solved, solved with no wrong try."""
+    """This session's puzzles: tried (moved in, or the answer shown), solved (the answer
+    found, not shown), solved with no wrong try."""
 
     tried: int = 0
     solved: int = 0
@@ -43,9 +50,9 @@ class Score:
 
 
 class PuzzleRun:
-    """The puzzles of one board: the set stepped through, the one on the board, its phase,
-    what was last said, the score, and the board set aside meanwhile (`away`), which comes back
-    as it was."""
+    """The puzzles of one board: the set stepped through, the one on the board and its game,
+    its phase ("find" the answer, "play" on after it, "won"), what was last said, the score,
+    and the board set aside meanwhile (`away`), which comes back as it was."""
 
     def __init__(
         self, puzzles: PuzzleSet, puzzle: Puzzle, score: Score | None = None, *, away: Board
@@ -56,75 +63,101 @@ class PuzzleRun:
         self.start(puzzle)
 
     def start(self, puzzle: Puzzle) -> Game:
-        """Put `puzzle` on the board: a fresh game at its position."""
+        """Put `puzzle` on the board: a fresh game at its position, nothing tried yet."""
         self.puzzle = puzzle
+        self.game = puzzle.game()
         self.phase = "find"
         self.said: str | None = None
-        self.said_kind: str | None = None  # "refused", "right" or "solved"
+        self.said_kind: str | None = None  # "refused", "right", "shown" or "won"
         self.wrong = 0
-        self.moved = False
-        return puzzle.game()
+        self.tried = self.solved = self.shown = False
+        return self.game
 
     @property
     def prompt(self) -> str:
-        if self.phase == "solved":
-            return words.SOLVED_NEXT
+        if self.phase == "won":
+            return words.WON_NEXT
         if self.phase == "play":
-            return words.PLAY_ON
-        return self.puzzle.task
+            return words.play_on(self.solved)
+        return words.SHOWN_PROMPT if self.shown and not self.solved else self.puzzle.task
 
     def refusal(self, game: Game, move: Move) -> str | None:
-        """Why the puzzle refuses `move` (a legal move of `game`), or None to let it be played.
-        A refusal in the find phase counts as a wrong try."""
-        if self.phase == "find" and not game.history:
+        """Why the puzzle refuses `move` (a legal move of `game`, the board's game or a twin of
+        it), or None to let it be played. A refusal while the answer is to be found counts as
+        a wrong try."""
+        self.follow()
+        if self.phase == "find":
             verdict = self.puzzle.check(move)
             if verdict.right:
                 return None
-            self._tried()
+            self._try()
             self.wrong += 1
-            self._say("refused", words.wrong_try(verdict.text, verdict.sentence))
+            self._say("refused", words.wrong_try(verdict.sentence))
             return self.said
-        if self.phase == "solved":
+        if game.is_won or not _loses_every_way(game, move):
             return None  # the engine refuses moves on a won game
-        after = game.copy()
-        after.play(move)
-        if after.is_won:
-            return None
-        if solver.solve(after, time_limit=PLAY_ON_CHECK_S).status == "unwinnable":
-            self._say("refused", words.throws_the_win_away(move.text))
-            return self.said
-        return None
+        self._say("refused", words.throws_the_win_away(move.text))
+        return self.said
+
+    def show_answer(self) -> str:
+        """Give the answer away (why each answer keeps the win). Unless it was found already,
+        the puzzle counts as tried and not solved, however it is played after."""
+        self._try()
+        self.shown = self.shown or not self.solved
+        self._say("shown", " ".join(choice.why for choice in self.puzzle.answers))
+        return self.said
+
+    def follow(self) -> None:
+        """Bring the phase, the score and what is said in line with the game on the board,
+        after any change of it: the answer played is found (and solved, once, unless it was
+        shown), the deal won is said with what the puzzle counted as, and back at the
+        puzzle's position the answer is to be found again."""
+        game = self.game
+        phase = "find" if not game.history else "won" if game.is_won else "play"
+        if phase == self.phase:
+            return
+        if self.phase == "find":
+            self._found(game.history[0])
+        if phase == "won":
+            counted = words.puzzle_result(self.wrong, solved=self.solved, shown=self.shown)
+            self._say("won", counted)
+        elif phase == "find" or self.phase == "won":
+            self._say(None, None)
+        self.phase = phase
 
     def played(self, game: Game, move: Move) -> None:
-        """After a move the puzzle let through: the answer found, or the win reached."""
-        self._tried()
-        if self.phase == "find":
-            self.phase = "play"
-            self._say("right", words.found(move.text))
-        if game.is_won:
-            self.phase = "solved"
-            self.score.solved += 1
-            self.score.first_try += self.wrong == 0
-            self._say("solved", words.solved(self.wrong))
+        """After a move the puzzle let through (`game` is the run's own)."""
+        self.follow()
 
     def undone(self, game: Game) -> None:
-        """Undo or restart: back at the puzzle's position, the answer is to be found again."""
-        if self.phase != "solved" and not game.history:
-            self.phase = "find"
-            self._say(None, None)
+        """After an undo or a restart (`game` is the run's own)."""
+        self.follow()
+
+    def _found(self, first: Move) -> None:
+        choice = self.puzzle.choice(first)
+        if choice is None or not choice.keeps_win:  # not played through the puzzle's judge
+            return
+        self._try()
+        if not self.solved and not self.shown:
+            self.solved = True
+            self.score.solved += 1
+            self.score.first_try += self.wrong == 0
+        self._say("right", words.found(choice.why, shown=self.shown))
 
     def _say(self, kind: str | None, words: str | None) -> None:
         self.said_kind, self.said = kind, words
 
-    def _tried(self) -> None:
-        if not self.moved:
-            self.moved = True
+    def _try(self) -> None:
+        if not self.tried:
+            self.tried = True
             self.score.tried += 1
 
     def view(self) -> dict:
-        """What the board shows of the puzzle: where it stands, never its answer (`Puzzle.about`
+        """What the board shows of the puzzle, in line with its game (`follow`): where it
+        stands and the score, never its answer until it is played or shown (`Puzzle.about`
         leaves out what would name an unseen card)."""
-        puzzle = self.puzzle
+        self.follow()
+        puzzle, score = self.puzzle, self.score
         return {
             **puzzle.about,
             "number": self.puzzles.index(puzzle) + 1,
@@ -133,12 +166,23 @@ class PuzzleRun:
             "prompt": self.prompt,
             "said": self.said,
             "said_kind": self.said_kind,
-            "score": {
-                "tried": self.score.tried,
-                "solved": self.score.solved,
-                "first_try": self.score.first_try,
-            },
+            "solved": self.solved,
+            "shown": self.shown,
+            "score": {"tried": score.tried, "solved": score.solved, "first_try": score.first_try},
+            "tally": words.puzzle_score(score.tried, score.solved, score.first_try),
         }
+
+
+def _loses_every_way(game: Game, move: Move) -> bool:
+    """The exact solver proves that `move` loses the game whatever order the cards the player
+    has not seen lie in (`mining.arrangements`): a verdict on what the player has seen only,
+    as the puzzles themselves are fair. An order it cannot settle in time lets the move by."""
+    for order in (game, *arrangements(game)):
+        after = order.copy()
+        after.play(move)
+        if after.is_won or solver.solve(after, time_limit=PLAY_ON_CHECK_S).status != "unwinnable":
+            return False
+    return True
 
 
 def choose(
@@ -153,10 +197,13 @@ def choose(
     if which is not None:
         chosen = chosen if which in chosen else load_puzzles()
         if which not in chosen:
-            raise ValueError(f"no shipped puzzle has the id {which!r}")
+            raise ValueError(f"no shipped puzzle has the id {words.quoted(which)}")
         return chosen, chosen.get(which)
     if not chosen:
-        raise ValueError("no shipped puzzle has that theme and difficulty")
+        none = not load_puzzles(rules)
+        raise ValueError(
+            words.NO_PUZZLES if none else "no shipped puzzle has that theme and difficulty"
+        )
     return chosen, chosen[0]
 
 
@@ -182,7 +229,8 @@ class PuzzleMode:
         theme: str | None = None,
         difficulty: str | None = None,
     ) -> Puzzle:
-        """Pose a puzzle (see `choose`), by default of the rules of the game in play."""
+        """Pose a puzzle (see `choose`): `which`, or the first of `rules` (by default those of
+        the game in play), `theme` and `difficulty`."""
         session = self._session
         with session.lock:
             rules = rules or session.board_in_play.game.rules
@@ -202,6 +250,16 @@ class PuzzleMode:
             puzzle = run.puzzles.next(run.puzzle) if step > 0 else run.puzzles.previous(run.puzzle)
             self._pose(run.puzzles, puzzle)
             return puzzle
+
+    def show_answer(self) -> str:
+        """Show the puzzle's answer on the board and return it (why each answer keeps the
+        win); unless it was found already, the puzzle counts as not solved."""
+        with self._session.lock:
+            if self.run is None:
+                raise IllegalMove(words.NO_PUZZLE)
+            shown = self.run.show_answer()
+            self._session.publish()
+            return shown
 
     def close(self) -> None:
         """Leave puzzle mode: the game in play comes back as it was."""

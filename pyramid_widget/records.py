@@ -4,7 +4,7 @@ Records are never counters bumped in place: `summarize` derives them every time 
 finished games, in the order they finished, so they cannot drift from the history. `Recorder`
 applies the rules while a game is played: autosave, the loss rule and the clock. A store that
 fails (disk full, locked for too long) never stops the game: the error becomes a warning and
-play goes on.
+play goes on (a `Store` writes the save that failed later: see `Store.save`).
 
 This module is below the store: it defines what a store hands back (`SavedGame`,
 `FinishedGame`) and what a Recorder needs of one (`AnyStore`); `store.py` imports it, never the
@@ -72,14 +72,25 @@ class Outcome(NamedTuple):
     practice: bool = False
 
 
+def can_count(game: Game) -> bool:
+    """Whether `game` may count as a win or a loss: only a numbered deal, begun at its start.
+
+    That is a deal by its number, the daily deal, a random deal the board dealt, or one of
+    them from its shared code ("classic#42"): nobody chose its cards. A game from a layout or
+    from a position code (even the code of a numbered deal's start) is practice, whoever made
+    it; so is one begun from a mid-game position.
+    """
+    return game.deal_number is not None and game.from_deal_start
+
+
 def summarize(rules: str, finished: Iterable[Outcome]) -> Records:
     """Records from the finished games in finishing order.
 
-    A practice game (one that did not begin at its deal's start, such as a lesson position,
-    or one whose review was opened while it was played) counts as played, but never as a win
-    or a loss, for the win rate, bests or streaks, and it neither extends nor breaks a streak:
-    practising a lesson between two real wins should not cost the player their streak, and a
-    win the all-seeing review helped to must not build one.
+    A practice game (one that `can_count` refuses, such as a hand-made deck or a lesson
+    position, or one whose review was opened while it was played) counts as played, but never
+    as a win or a loss, for the win rate, bests or streaks, and it neither extends nor breaks a
+    streak: practising a lesson between two real wins should not cost the player their streak,
+    and a win the all-seeing review helped to (or a deck made easy) must not build one.
     """
     try:
         scoring = Rules.parse(rules).scoring
@@ -121,20 +132,22 @@ def summarize(rules: str, finished: Iterable[Outcome]) -> Records:
 # ---------------------------------------------------------------------- what a store hands back
 @dataclass(frozen=True)
 class SavedGame:
-    """An unfinished game to continue: the game with its undo and redo history, and its clock."""
+    """An unfinished game to continue: the game with its undo and redo history, its clock,
+    and whether it is practice (continued, it stays practice)."""
 
     game_id: str
     game: Game
     elapsed: float
     started_at: _dt.datetime
     saved_at: _dt.datetime
+    practice: bool = False
 
 
 @dataclass(frozen=True)
 class FinishedGame:
     """One finished game of the history; `start()` and `moves` replay it move by move,
-    `game()` loads its final position with its undo history. `practice` when it did not begin
-    at its deal's start (it set no best and no streak)."""
+    `game()` loads its final position with its undo history. `practice` when it counted as
+    played only (it set no best and no streak)."""
 
     game_id: str
     rules: str
@@ -259,8 +272,8 @@ class Recorder:
 
     @property
     def practice(self) -> bool:
-        """This attempt counts as played only (see `summarize`): it did not begin at its
-        deal's start, or its review was opened (`mark_practice`)."""
+        """This attempt counts as played only (see `summarize`): `can_count` refuses its game,
+        or its review was opened (`mark_practice`), or it was saved as practice."""
         return self._practice
 
     def mark_practice(self) -> None:
@@ -273,8 +286,9 @@ class Recorder:
 
     @property
     def at_stake(self) -> bool:
-        """Leaving this attempt now (a restart, another deal) would record it as lost."""
-        return self._started and not self._finished and self.store.saving
+        """Leaving this attempt now (a restart, another deal) would record it as lost: a
+        practice game leaves no loss, so nothing is at stake in it."""
+        return self._started and not self._finished and self.store.saving and not self._practice
 
     @property
     def elapsed(self) -> float:
@@ -295,10 +309,14 @@ class Recorder:
 
     def latest_losses(self, count: int = 3) -> list[FinishedGame]:
         """The latest lost games of the current rules, latest first (the Records panel names
-        them, so a player sees which games the losses were)."""
+        them, so a player sees which games the losses were; practice is no loss)."""
         rules = self._game.rules
         lost = self._safely(
-            lambda: [game for game in self.store.history(rules, 20) if game.result == "lost"],
+            lambda: [
+                game
+                for game in self.store.history(rules, 20)
+                if game.result == "lost" and not game.practice
+            ],
             [],
         )
         return lost[:count]
@@ -372,7 +390,9 @@ class Recorder:
         if not self._safely(lambda: self.store.take(saved), True):
             return None  # another process took it up since it was offered
         self._leave()
-        self._begin(saved.game, elapsed=saved.elapsed, game_id=saved.game_id)
+        self._begin(
+            saved.game, elapsed=saved.elapsed, game_id=saved.game_id, practice=saved.practice
+        )
         self._started = True
         self.unpause()
         return saved.game
@@ -395,14 +415,16 @@ class Recorder:
             self._running_since = self._clock()
 
     # ------------------------------------------------------------------ internals
-    def _begin(self, game: Game, *, elapsed: float, game_id: str | None) -> None:
+    def _begin(
+        self, game: Game, *, elapsed: float, game_id: str | None, practice: bool = False
+    ) -> None:
         self._game = game
         self._game_id = game_id or uuid.uuid4().hex
         self._elapsed = elapsed
         self._running_since: float | None = None
         self._started = False
         self._finished = game.is_won
-        self._practice = not game.from_deal_start
+        self._practice = practice or not can_count(game)
 
     def _leave(self) -> None:
         """The current attempt is being replaced: a started, unfinished one is lost."""

@@ -147,7 +147,7 @@ class Review:
             return words.review_still_winnable(n)
         doubt = [s.number for s in self.steps if "unknown" in (s.before, s.after)]
         if doubt:
-            return words.review_in_doubt(self.time_limit, doubt[0], doubt[-1])
+            return words.review_in_doubt(doubt[0], doubt[-1])
         return words.review_undecided(n)
 
     @property
@@ -173,7 +173,7 @@ class Review:
         return [step.to_dict() for step in self.steps]
 
     def __repr__(self) -> str:
-        return f"<Review of {self.deal_code} ({len(self)} moves): {self.summary}>"
+        return f"<Review of {self.deal_code} ({words.count_of(len(self), 'move')}): {self.summary}>"
 
     def __str__(self) -> str:
         """The review as a text table, in card symbols and the verdict words."""
@@ -271,8 +271,9 @@ def _replay(game: Game) -> list[Game]:
     from its start (so each knows the cards seen up to then, and no card seen only in an
     undone branch: undoing from the end could not forget those)."""
     start = game.start
-    shown = [*start.waste, *(c for c in game.cards[28:] if c not in start.rest)]
-    replay = Game(game.cards, game.rules, deal_number=game.deal_number, start=start, seen=shown)
+    replay = Game(
+        game.cards, game.rules, deal_number=game.deal_number, start=start, seen=game.start_seen
+    )
     positions = [replay.copy()]
     for move in game.history:
         replay.play(move)
@@ -422,7 +423,7 @@ def _hint_text(step: MoveReview) -> str:
     if step.hint_verdict in ("winnable", "unwinnable"):
         text += f" <small>({html.escape(words.verdict_words(step.hint_verdict))})</small>"
     elif step.hint_chance is not None:
-        text += f" <small>({words.chance_to_win(step.hint_chance)})</small>"
+        text += f" <small>({words.chance_words(step.hint_chance)})</small>"
     return text + (" ✓" if step.followed_hint else "")
 
 
@@ -457,7 +458,7 @@ def _html(review: Review) -> str:
     )
     deal = review.deal_code if "#" in review.deal_code else f"{review.rules}, {words.CHOSEN_LAYOUT}"
     hinted = any(step.hint is not None for step in review.steps)
-    facts = words.review_facts(deal, review.solved, review.seconds, hints=hinted)
+    facts = words.review_facts(deal, hints=hinted)
     facts = html.escape(facts, quote=False)
     table = (
         '<table style="border-collapse:collapse">'

@@ -30,6 +30,7 @@ class ReviewMode:
         self.shown: dict[str, Any] | None = None
         self.game: Game | None = None
         self.line: tuple[str, ...] = ()
+        self._reviewing: tuple[str, ...] | None = None  # the line of the review job under way
 
     @property
     def thinking(self) -> bool:
@@ -59,18 +60,35 @@ class ReviewMode:
         return result
 
     def request(self) -> None:
-        """A view's Review: REVIEWING on the board, then the table, as a job."""
-        session = self._session
-        with session.lock:
+        """A view's Review: REVIEWING on the board, then the table, as a job. One job at a
+        time: a review asked for again while one is under way waits for it (a review is of a
+        line of moves, so a finished one serves whoever still wants that line)."""
+        with self._session.lock:
             if self.thinking:
                 return
             line = self._start()
             self._show(REVIEWING)
-        session.jobs.run(
+            if self._reviewing is None:
+                self._launch(line)
+
+    def _launch(self, line: Game) -> None:
+        moves = self._reviewing = tuple(line.log)
+
+        def finished(shown: dict[str, Any]) -> None:
+            self._reviewing = None
+            if not self.thinking:
+                return  # closed, or the board moved on: nobody waits for it
+            if moves == self.line:
+                self._show(shown)
+            else:  # another line is wanted now: review that one
+                self._launch(self._line_of(self._session.board.game))
+
+        self._session.jobs.run(
             "review",
             lambda: review_view(review(line)),
-            self._show,
-            lambda error: self._show(failed_view("review", error)),
+            finished,
+            lambda error: finished(failed_view("review", error)),
+            lasting=True,
         )
 
     def step(self, moves: Any) -> None:
@@ -121,11 +139,17 @@ class ReviewMode:
         refusal = self.refusal(board.game, board.recorder.finished)
         if refusal is not None:
             raise IllegalMove(refusal)
-        line = board.game.copy()
-        while line.can_redo:
-            line.redo()
+        line = self._line_of(board.game)
         self.game, self.line = board.game, tuple(line.log)
         board.recorder.mark_practice()  # the review saw every card: no win can count now
+        return line
+
+    @staticmethod
+    def _line_of(game: Game) -> Game:
+        """A copy of `game` with its whole line played (redo moves included)."""
+        line = game.copy()
+        while line.can_redo:
+            line.redo()
         return line
 
     def _show(self, shown: dict[str, Any]) -> None:

@@ -11,9 +11,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
-from .words import rules_sections, rules_summary
+from .words import quoted, rules_sections, rules_summary
 
 WinCondition = Literal["pyramid", "deck"]
+
+MAX_PASSES = 999
+"""The most passes a rule may set: more than a game is ever played with ("unlimited", None,
+is the rule for more), and a count short enough to write in a name or a code."""
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,8 @@ class Rules:
     """The rule settings of one game.
 
     stock_in_play: the stock's top card lies face up and can be paired (002, 003, Microsoft).
-    passes: passes through the stock (1 = no recycle); None means unlimited.
+    passes: passes through the stock (1 = no recycle, at most `MAX_PASSES`); None means
+        unlimited.
     win: "pyramid" (the 28 pyramid cards gone) or "deck" (pyramid, stock and waste gone).
     scoring: 001's points (5 a card, 25 a cleared row, 100 + 10 a card left on clearing).
     king_from_stock: with the stock top in play, a King there leaves alone without being drawn
@@ -39,13 +44,16 @@ class Rules:
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be true or false")
         if self.passes is not None and (
-            isinstance(self.passes, bool) or not isinstance(self.passes, int) or self.passes < 1
+            isinstance(self.passes, bool)
+            or not isinstance(self.passes, int)
+            or not 1 <= self.passes <= MAX_PASSES
         ):
             raise ValueError(
-                f"passes must be a whole number from 1 up, or None; not {self.passes!r}"
+                f"passes must be a whole number from 1 to {MAX_PASSES}, or None; "
+                f"not {quoted(self.passes)}"
             )
         if self.win not in ("pyramid", "deck"):
-            raise ValueError(f"win must be 'pyramid' or 'deck', not {self.win!r}")
+            raise ValueError(f"win must be 'pyramid' or 'deck', not {quoted(self.win)}")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -54,7 +62,7 @@ class Rules:
             base = PRESETS[name]
         except KeyError:
             known = ", ".join(PRESETS)
-            raise ValueError(f"unknown rules {name!r}; known presets: {known}") from None
+            raise ValueError(f"unknown rules {quoted(name)}; known presets: {known}") from None
         return replace(base, **overrides) if overrides else base
 
     @property
@@ -92,7 +100,7 @@ class Rules:
             key, sep, raw = part.partition("=")
             key = key.strip()
             if not sep or key not in known:
-                raise ValueError(f"unknown rules setting {part!r}")
+                raise ValueError(f"unknown rules setting {quoted(part)}")
             overrides[key] = _read(key, raw.strip())
         return cls.preset(head, **overrides)
 
@@ -104,7 +112,7 @@ class Rules:
         if isinstance(rules, str):
             return cls.parse(rules)
         if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules or a preset name, not {rules!r}")
+            raise ValueError(f"rules must be a Rules or a preset name, not {quoted(rules)}")
         return rules
 
     def to_dict(self) -> dict[str, Any]:
@@ -157,16 +165,20 @@ def _read(key: str, raw: str) -> Any:
     if key == "passes":
         if low in ("none", "unlimited", "inf"):
             return None
-        if not low.isdigit():
-            raise ValueError(f"passes must be a number or 'unlimited', not {raw!r}")
-        return int(low)
+        # ASCII digits only, few enough to read (Python reads no number past 4,300 digits).
+        count = int(low) if low.isascii() and low.isdigit() and len(low) <= 9 else 0
+        if not 1 <= count <= MAX_PASSES:
+            raise ValueError(
+                f"passes must be a number from 1 to {MAX_PASSES} or 'unlimited', not {quoted(raw)}"
+            )
+        return count
     if key == "win":
         return low
     if low in ("true", "1", "yes", "on"):
         return True
     if low in ("false", "0", "no", "off"):
         return False
-    raise ValueError(f"{key} must be true or false, not {raw!r}")
+    raise ValueError(f"{key} must be true or false, not {quoted(raw)}")
 
 
 PRESETS: dict[str, Rules] = {

@@ -39,7 +39,7 @@ SCHEMA: tuple[str, ...] = (
         finished_at TEXT,
         finish_order INTEGER UNIQUE,  -- order of finishing, for win streaks
         practice INTEGER NOT NULL CHECK (practice IN (0, 1))
-            -- the game did not begin at its deal's start: it sets no best and no streak
+            -- counted as played only (records.can_count, the review): no best, no streak
     )""",
     "CREATE INDEX games_unfinished ON games (rules, saved_at) WHERE result IS NULL",
     "CREATE INDEX games_finished ON games (rules, finish_order) WHERE result IS NOT NULL",
@@ -191,5 +191,6 @@ def decode(raw: tuple) -> Row:
         moment(saved, "saved_at"),
         moment(finished, "finished_at") if done else None,
         _whole(order, "finish_order") if done else None,
-        bool(practice),
+        # a game with no deal number is practice however it was written (records.can_count)
+        bool(practice) or number is None,
     )

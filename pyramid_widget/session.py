@@ -42,7 +42,7 @@ from .view import (
     offer_view,
 )
 from .watch_mode import WatchMode
-from .words import PAUSED
+from .words import PAUSED, quoted
 
 #: What `store=` accepts: DEFAULT (the records database), a path, a Store, or None (no saving).
 StoreChoice = Store | NullStore | str | os.PathLike[str] | _Default | None
@@ -170,9 +170,9 @@ class GameSession:
     def set_option(self, name: str, value: Any) -> None:
         """Switch a board option (`view.OPTION_NAMES`); a new state goes out if it changed."""
         if name not in OPTION_NAMES:
-            raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTION_NAMES)}")
+            raise ValueError(f"unknown option {quoted(name)}; options: {', '.join(OPTION_NAMES)}")
         if not isinstance(value, bool):
-            raise ValueError(f"option {name} must be true or false, not {value!r}")
+            raise ValueError(f"option {name} must be true or false, not {quoted(value)}")
         with self.lock:
             if getattr(self._options, name) != value:
                 self._options = replace(self._options, **{name: value})

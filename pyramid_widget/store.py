@@ -11,17 +11,29 @@ import math
 import os
 import socket
 import sqlite3
+import threading
 import warnings
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from .game import Game
 from .locks import hold_owner_lock, owner_alive, owner_token
-from .records import AnyStore, FinishedGame, Outcome, Records, Result, SavedGame, summarize
+from .records import (
+    AnyStore,
+    FinishedGame,
+    Outcome,
+    Records,
+    Result,
+    SavedGame,
+    can_count,
+    summarize,
+)
 from .rules import Rules
 from .schema import SELECT_GAMES, SELECT_OUTCOMES, Row, decode, moment, shown, timestamp
-from .store_file import ENV_VAR, StoreError, StoreFile, default_path
+from .store_file import BUSY_TIMEOUT, ENV_VAR, StoreError, StoreFile, default_path
 
 __all__ = [
     "DEFAULT",
@@ -57,6 +69,23 @@ def _owner() -> str:
 # Damaged rows already warned about in this process: (database path, rowid, id, what is wrong).
 # Not the file's inode: a deleted file's inode is soon another file's.
 _warned_rows: set[tuple[str, int, str, str]] = set()
+
+
+class _Waiting:
+    """The saves of one records database file that could not be written yet (another process
+    held its write lock past the busy timeout, a full disk), oldest first, by game id: only a
+    game's latest save waits. Kept per process and per file, not per Store, so that the next
+    board of this process, on a Store of its own, writes them before it offers a game."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.rows: dict[str, dict[str, Any]] = {}
+
+
+_waiting: dict[str, _Waiting] = {}  # by the file's real path
+
+if hasattr(os, "register_at_fork"):  # a forked child is another process: its parent writes them
+    os.register_at_fork(after_in_child=_waiting.clear)
 
 
 # ---------------------------------------------------------------------- the stores
@@ -117,15 +146,31 @@ class Store:
     taken up elsewhere. A damaged row (a value of the wrong type, a save that no longer loads)
     is left out of Continue, the records and the history, with one warning per row per
     process, and kept in the file as it is. `read_only=True` opens the file for reading only;
-    see `StoreFile`.
+    `busy_timeout` is how many seconds a write waits for other processes' writes (see
+    `StoreFile`).
     """
 
     def __init__(
-        self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        read_only: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT,
     ) -> None:
+        if (
+            isinstance(busy_timeout, bool)
+            or not isinstance(busy_timeout, (int, float))
+            or not 0 < busy_timeout < math.inf
+        ):
+            raise ValueError(
+                f"busy_timeout must be a number of seconds above 0, not {busy_timeout!r}"
+            )
         self.path = Path(path).expanduser() if path is not None else default_path()
         self._owners = self.path.with_name(f"{self.path.name}.owners")
-        self._file = StoreFile(self.path, read_only=bool(read_only))
+        self._file = StoreFile(
+            self.path, read_only=bool(read_only), busy_timeout=float(busy_timeout)
+        )
+        self._real_path = os.path.realpath(self.path)
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r}{', read_only=True' if self.read_only else ''})"
@@ -135,6 +180,11 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def _waiting(self) -> _Waiting:
+        """This process's saves of the file that wait to be written (see `save`)."""
+        return _waiting.setdefault(self._real_path, _Waiting())
 
     @property
     def read_only(self) -> bool:
@@ -147,6 +197,19 @@ class Store:
         return not self.read_only
 
     def close(self) -> None:
+        """Close the file, after writing the saves that wait (see `save`); those it still
+        cannot take keep waiting in this process, for its next Store on the file."""
+        if not self.read_only:
+            try:
+                self._write_waiting()
+            except (sqlite3.Error, OSError) as error:
+                warnings.warn(
+                    f"the records database {self.path} could not take "
+                    f"{len(self._waiting.rows)} save(s) ({error}); they are written when this "
+                    "process next opens it",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
         self._file.close()
 
     # ------------------------------------------------------------------ writing
@@ -163,8 +226,13 @@ class Store:
 
         A finished game never changes again: returns False (and writes nothing) if it already
         was finished, or if the database is read-only; True when saved. It is kept as practice
-        (see records.py) when `practice` says so or it did not begin at its deal's start, and
-        once practice, it stays practice.
+        (see records.py) when `practice` says so or `can_count` refuses the game, and once
+        practice, it stays practice.
+
+        A save the file cannot take (another process held its write lock for longer than the
+        busy timeout, a full disk) raises, and waits in this process: it is written before
+        anything else this process writes to the file, before its next board offers a game
+        (`saved_game`), and on `close`. A waiting win is never given up as a loss.
         """
         if not isinstance(game_id, str) or not game_id:
             raise ValueError(f"game_id must be a non-empty string, not {game_id!r}")
@@ -187,13 +255,42 @@ class Store:
             "result": result,
             "owner": _owner(),
             "now": timestamp(),
-            "practice": int(practice or not game.from_deal_start),
+            "practice": int(practice or not can_count(game)),
         }
         if self.read_only:
             return False
+        with self._waiting.lock:
+            earlier = self._waiting.rows.get(game_id)
+            finished = earlier is not None and earlier["result"] is not None
+            if not finished:  # a waiting finished save is that game's last
+                self._waiting.rows.pop(game_id, None)
+                self._waiting.rows[game_id] = row
+            written = self._write_waiting()
+        return written.get(game_id, False) and not finished
+
+    def _write_waiting(self) -> dict[str, bool]:
+        """Write the waiting saves, oldest first, each in its own transaction; which were
+        written (False: refused, as the game was finished). Raises what the file raised, the
+        rest still waiting; a save the file refused for good (a damaged file, not a busy or a
+        full one) is dropped, so that it cannot block the saves after it."""
+        written: dict[str, bool] = {}
+        with self._waiting.lock:
+            rows = self._waiting.rows
+            while rows:
+                game_id, row = next(iter(rows.items()))
+                try:
+                    written[game_id] = self._write_row(row)
+                except sqlite3.Error as error:
+                    if not isinstance(error, sqlite3.OperationalError):
+                        del rows[game_id]
+                    raise
+                del rows[game_id]
+        return written
+
+    def _write_row(self, row: dict[str, Any]) -> bool:
         hold_owner_lock(self._owners)
         with self._file.transaction() as conn:
-            row["finish_order"] = None if result is None else self._next_finish_order(conn)
+            row["finish_order"] = None if row["result"] is None else self._next_finish_order(conn)
             cursor = conn.execute(
                 """INSERT INTO games (id, rules, deal_number, layout, log, save, moves, score,
                     elapsed, result, owner, started_at, saved_at, finished_at, finish_order,
@@ -222,6 +319,7 @@ class Store:
         seconds = None if elapsed is None else _checked_seconds(elapsed)
         if self.read_only:
             return False
+        self._write_waiting()  # a game whose win waits is not given up
         with self._file.transaction() as conn:
             found = conn.execute(
                 "SELECT owner FROM games WHERE id = ? AND result IS NULL", (game_id,)
@@ -249,6 +347,7 @@ class Store:
         saved)."""
         if self.read_only:
             return True
+        self._write_waiting()  # taken up at its latest save
         hold_owner_lock(self._owners)
         with self._file.transaction() as conn:
             found = conn.execute(
@@ -270,13 +369,19 @@ class Store:
         """The most recently saved unfinished game of `rules` that can be continued here.
 
         Games another live process is playing are left to it; a save that no longer loads
-        (damaged, tampered) is set aside with a warning.
+        (damaged, tampered) is set aside with a warning. The saves waiting in this process are
+        written first; the games of those the file still cannot take are not offered (the
+        file holds an older save of them, perhaps before their win).
         """
         name = Rules.coerce(rules).name
+        if not self.read_only:
+            with suppress(sqlite3.Error, OSError):
+                self._write_waiting()
+        waiting = set(self._waiting.rows)
         raws = self._read("WHERE rules = ? AND result IS NULL ORDER BY saved_at DESC, rowid DESC",
                           (name,))  # fmt: skip
         for row in self._sound(raws):
-            if self._held_elsewhere(row.owner):
+            if row.game_id in waiting or self._held_elsewhere(row.owner):
                 continue
             try:
                 game = Game.from_json(row.save)
@@ -285,7 +390,9 @@ class Store:
             except ValueError as error:
                 self._set_aside(row.rowid, row.game_id, f"its save cannot be continued ({error})")
                 continue
-            return SavedGame(row.game_id, game, row.elapsed, row.started_at, row.saved_at)
+            return SavedGame(
+                row.game_id, game, row.elapsed, row.started_at, row.saved_at, row.practice
+            )
         return None
 
     def records(self, rules: Rules | str) -> Records:

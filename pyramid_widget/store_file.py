@@ -24,7 +24,7 @@ from .locks import FileLock
 from .schema import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, lenient_text, timestamp
 
 ENV_VAR = "PYRAMID_WIDGET_DB"
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT = 10.0  # seconds a save waits for another process's write before it fails
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 _BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 _UNWRITABLE_CODES = (8, 14)  # SQLITE_READONLY, SQLITE_CANTOPEN
@@ -59,12 +59,16 @@ class StoreFile:
     Safe to share between threads (one lock) and between processes: SQLite's locking, and
     `<name>.lock` beside the file (see `locks.py`; it may be deleted while no process has the
     file open). `read_only=True` opens it for reading only; a file that cannot be written is
-    opened so anyway, with a warning (`read_only` then says so).
+    opened so anyway, with a warning (`read_only` then says so). `busy_timeout`: the seconds
+    a write (or opening the file) waits for other processes before it fails.
     """
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: Path, *, read_only: bool = False, busy_timeout: float = BUSY_TIMEOUT
+    ) -> None:
         self.path = path
         self.read_only = read_only
+        self.busy_timeout = busy_timeout
         self.empty = False  # a new file opened read-only has no table yet
         self._lock = threading.RLock()
         self._identity: tuple[int, int] | None = None
@@ -93,7 +97,7 @@ class StoreFile:
         a save that returns True is in the file the next open reads."""
         with self._lock:
             for _ in range(3):
-                with self._file_lock.held(exclusive=False, timeout=BUSY_TIMEOUT_MS / 1000):
+                with self._file_lock.held(exclusive=False, timeout=self.busy_timeout):
                     if _identity(self.path) == self._identity:
                         yield self._conn
                         return
@@ -154,7 +158,7 @@ class StoreFile:
         opening it at the same instant take turns; a damaged file is moved aside and replaced,
         once. Without working locks, the transactions of `_set_up` alone keep it safe."""
         try:
-            with self._file_lock.held(exclusive=True, timeout=BUSY_TIMEOUT_MS / 1000):
+            with self._file_lock.held(exclusive=True, timeout=self.busy_timeout):
                 try:
                     conn = self._set_up()
                 except sqlite3.DatabaseError as error:
@@ -188,8 +192,8 @@ class StoreFile:
             # transaction in WAL mode; it refuses only the first save. The system knows now
             # (permissions, a read-only mount, an immutable file: root included).
             raise _Unwritable("the file is read-only")
-        conn = _connect(str(self.path), uri=False)
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        conn = _connect(str(self.path), uri=False, timeout=self.busy_timeout)
+        deadline = time.monotonic() + self.busy_timeout
         try:
             conn.execute("BEGIN")
             try:
@@ -224,15 +228,18 @@ class StoreFile:
         base = self.path.resolve().as_uri()
         refused: sqlite3.Error | None = None
         for query in ("mode=ro", "immutable=1"):
-            conn = _connect(f"{base}?{query}", uri=True)
+            conn: sqlite3.Connection | None = None
             try:
+                # connecting opens the file: a file this user may not read fails right here
+                conn = _connect(f"{base}?{query}", uri=True, timeout=self.busy_timeout)
                 conn.execute("BEGIN")
                 try:
                     empty = self._inspect(conn, check_pages=True) == 0
                 finally:
                     _end(conn)
             except sqlite3.Error as error:
-                conn.close()
+                if conn is not None:
+                    conn.close()
                 if _is_corruption(error):
                     raise StoreError(
                         f"the records database {self.path} is damaged ({error}) and read-only, "
@@ -243,11 +250,14 @@ class StoreFile:
                 refused = error
                 continue
             except BaseException:
-                conn.close()
+                if conn is not None:
+                    conn.close()
                 raise
             self.empty = empty
             self._identity = _identity(self.path)
             return conn
+        if not os.access(self.path, os.R_OK):
+            raise StoreError(f"the records database {self.path} cannot be read by this user")
         raise StoreError(f"cannot read records database {self.path}: {refused}")
 
     def _inspect(self, conn: sqlite3.Connection, *, check_pages: bool) -> int:
@@ -310,11 +320,11 @@ class StoreFile:
         return aside
 
 
-def _connect(target: str, *, uri: bool) -> sqlite3.Connection:
+def _connect(target: str, *, uri: bool, timeout: float) -> sqlite3.Connection:
     conn = sqlite3.connect(
         target,
         uri=uri,
-        timeout=BUSY_TIMEOUT_MS / 1000,  # SQLite's busy timeout: wait for the other writer
+        timeout=timeout,  # SQLite's busy timeout: wait for the other writer
         isolation_level=None,  # transactions are explicit (BEGIN IMMEDIATE)
         check_same_thread=False,  # the lock serializes threads
     )

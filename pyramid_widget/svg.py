@@ -74,14 +74,25 @@ DEFAULT_WIDTH = 480
 
 
 class SvgImage(str):
-    """An SVG document as a `str`, which Jupyter displays as the picture (`_repr_svg_`), with
-    its `title` and `description` in words (what a screen reader reads)."""
+    """An SVG document as a `str`, which Jupyter displays as the picture, with its `title` and
+    `description` in words (what a screen reader reads)."""
 
     title: str = ""
     description: str = ""
 
     def _repr_svg_(self) -> str:
         return str(self)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """The picture as SVG and as HTML: `as_img()`, whose alt text is the picture's words.
+        Where both can show (JupyterLab, Notebook 7, nbconvert's HTML export) the HTML does, so
+        no host writes the picture as an `<img>` of its own with no alt text, as nbconvert
+        does with SVG."""
+        return {"image/svg+xml": str(self), "text/html": self.as_img()}
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """As plain text (a terminal, a notebook's text/plain): the title, not the SVG."""
+        printer.text(self.title)
 
     def as_img(self) -> str:
         """The picture as an `<img>` (which HTML sanitizers let through), its words as alt text."""
@@ -159,7 +170,9 @@ def _theme(theme: str | Theme) -> Theme:
         return theme
     if isinstance(theme, str) and theme in THEMES:
         return THEMES[theme]
-    raise ValueError(f"theme must be one of {', '.join(THEMES)} or a Theme, not {theme!r}")
+    raise ValueError(
+        f"theme must be one of {', '.join(THEMES)} or a Theme, not {words.quoted(theme)}"
+    )
 
 
 def _width(size: float | None) -> float:
@@ -170,7 +183,7 @@ def _width(size: float | None) -> float:
         or not isinstance(size, (int, float))
         or not (size > 0 and size < float("inf"))
     ):
-        raise ValueError(f"size must be a width in pixels above 0, not {size!r}")
+        raise ValueError(f"size must be a width in pixels above 0, not {words.quoted(size)}")
     return size
 
 
@@ -189,7 +202,7 @@ def _card(value: object) -> Card:
         return value
     if isinstance(value, str):
         return Card.parse(value)
-    raise ValueError(f"unknown card {value!r}")
+    raise ValueError(f"unknown card {words.quoted(value)}")
 
 
 def _target(value: object) -> Card | str:
@@ -209,15 +222,15 @@ def _move_mark(kind: str, move: object) -> _Mark | None:
             return None
     notation = str(move).strip() if isinstance(move, str) or hasattr(move, "kind") else None
     if notation is None:
-        raise ValueError(f"{kind} must be a move or its notation, not {move!r}")
+        raise ValueError(f"{kind} must be a move or its notation, not {words.quoted(move)}")
     if notation.lower() in ("draw", "recycle"):
         return _Mark(kind, (STOCK,), (notation.lower(),))
     try:
         cards = tuple(Card.parse(part) for part in notation.split("+"))
     except ValueError:
-        raise ValueError(f"{kind} is not a move: {notation!r}") from None
+        raise ValueError(f"{kind} is not a move: {words.quoted(notation)}") from None
     if len(cards) > 2 or len(set(cards)) != len(cards):
-        raise ValueError(f"{kind} is not a move: {notation!r}")
+        raise ValueError(f"{kind} is not a move: {words.quoted(notation)}")
     return _Mark(kind, cards, _joined(cards, " + "))
 
 
@@ -235,16 +248,19 @@ def _wanted_marks(
     if marks is None:
         return wanted
     if not isinstance(marks, Mapping):
-        raise ValueError(f"marks must be a mapping of card to kind, not {marks!r}")
+        raise ValueError(f"marks must be a mapping of card to kind, not {words.quoted(marks)}")
     extra: dict[str, list[Card | str]] = {}
     for key, kinds in marks.items():
         target = _target(key)
         if not isinstance(kinds, (str, Iterable)):
-            raise ValueError(f"the marks of {key!r} must be a kind or kinds, not {kinds!r}")
+            raise ValueError(
+                f"the marks of {words.quoted(key)} must be a kind or kinds, "
+                f"not {words.quoted(kinds)}"
+            )
         for kind in (kinds,) if isinstance(kinds, str) else tuple(kinds):
             if kind not in MARK_KINDS:
                 known = ", ".join(MARK_KINDS)
-                raise ValueError(f"unknown mark {kind!r}; marks are {known}")
+                raise ValueError(f"unknown mark {words.quoted(kind)}; marks are {known}")
             extra.setdefault(kind, []).append(target)
     for kind in MARK_KINDS:
         if kind in extra:

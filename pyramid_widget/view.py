@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from . import words
-from .game import Game
+from . import puzzles, words
+from .game import Game, Move
 from .intents import front_end_actions
 from .puzzles import DIFFICULTIES, THEMES
 from .rules import PRESETS, Rules
@@ -42,6 +42,7 @@ from .words import (
     SAVING_OFF,
     VERDICT_WORDS,
     capitalised,
+    card_label,
     continue_offer,
     controls_text,
     failed,
@@ -100,8 +101,9 @@ PASS_CHOICES: tuple[tuple[str, str], ...] = (
 def catalog() -> dict[str, Any]:
     """The tables a front end builds its menus from, sent once: the presets with a sentence
     each, the pass choices, the options with their labels and help, the verdicts' words (and
-    as titles) and the puzzles' filters. Words arrive capitalised where they are shown so: the
-    front end keeps no copy of them and changes none."""
+    as titles), the puzzles' themes and difficulties, each preset's Puzzles menu
+    (`puzzle_menu`) and the board's fixed words (`words.BOARD_WORDS`). Words arrive
+    capitalised where they are shown so: the front end keeps no copy of them and changes none."""
     return {
         "presets": [
             {"name": name, "label": capitalised(name.replace("-", " ")), "summary": rules.summary}
@@ -122,8 +124,30 @@ def catalog() -> dict[str, Any]:
                 for theme in THEMES.values()
             ],
             "difficulties": [{"id": level, "label": capitalised(level)} for level in DIFFICULTIES],
+            "menus": {preset: puzzle_menu(preset) for preset in PRESETS},
+            "none": capitalised(words.NO_PUZZLES),
         },
+        "words": dict(words.BOARD_WORDS),
     }
+
+
+def puzzle_menu(preset: str) -> list[dict[str, Any]]:
+    """The Puzzles menu under `preset`: each theme that has puzzles ("" first: any theme), and
+    under it each difficulty that has some ("" first: any), every choice labelled with how
+    many puzzles it holds. A pair of theme and difficulty with no puzzle is not offered."""
+    found = puzzles.counts(preset)
+    menu = []
+    for theme, title in [(None, words.ANY_THEME), *((t.id, t.title) for t in THEMES.values())]:
+        levels = [(None, words.ANY_DIFFICULTY), *((d, capitalised(d)) for d in DIFFICULTIES)]
+        choices = [
+            {"id": level or "", "label": words.puzzle_choice(label, found[theme, level])}
+            for level, label in levels
+            if found[theme, level]
+        ]
+        if choices:
+            label = words.puzzle_choice(title, found[theme, None])
+            menu.append({"id": theme or "", "label": label, "difficulties": choices})
+    return menu
 
 
 @dataclass(frozen=True)
@@ -146,16 +170,17 @@ class MoveEvent:
         return f"{self.action} {self.move}" if self.move else self.action
 
 
-def pyramid_statuses(game: Game) -> list[dict[str, str]]:
-    """The 28 pyramid slots, apex first: each card with "in_play", "covered" or "removed"."""
+def pyramid_statuses(game: Game) -> list[dict[str, str | None]]:
+    """The 28 pyramid slots, apex first: each card with "in_play", "covered" or "removed", and
+    the label a screen reader reads for it ("Five of Hearts, in play"; None once removed)."""
     exposed = set(game.exposed)
-    slots = []
+    slots: list[dict[str, str | None]] = []
     for card, original in zip(game.pyramid, game.cards[:28], strict=True):
         if card is None:
-            slots.append({"card": str(original), "status": "removed"})
+            slots.append({"card": str(original), "status": "removed", "label": None})
         else:
             status = "in_play" if card in exposed else "covered"
-            slots.append({"card": str(card), "status": status})
+            slots.append({"card": str(card), "status": status, "label": card_label(card, status)})
     return slots
 
 
@@ -219,9 +244,10 @@ CHECKING = {"status": "checking"}
 
 
 def hint_view(hint: Any) -> dict[str, Any]:
-    """The part of a solver `Hint` a view shows: the move to highlight and the words.
+    """The part of a solver `Hint` a view shows: the move to highlight, the hint line
+    (`reason`) and the detail a player may open under it (`detail`, "" for none).
 
-    The move is a legal move now, so it names only cards in play; a fair hint's reason speaks
+    The move is a legal move now, so it names only cards in play; a fair hint's words speak
     only of seen cards. (An all-seeing hint may speak of any card: that is its point.)
     """
     move = getattr(hint, "move", None)
@@ -233,6 +259,7 @@ def hint_view(hint: Any) -> dict[str, Any]:
         "kind": str(getattr(hint, "kind", "none")),
         "verdict": verdict,
         "reason": str(getattr(hint, "reason", "")),
+        "detail": str(getattr(hint, "detail", "")),
         "chance": float(chance) if chance is not None else None,
         # Every order of the unseen cards that was tried lost: the sentence says so.
         "looks_lost": verdict == "unknown" and chance == 0.0,
@@ -276,6 +303,14 @@ def records_view(
     """One rules preset's records for the Records panel, with the sentences that say what
     counts (`saving` is False with store=None or a read-only database; `losses`: the latest
     lost games, so a player can see which games the losses were)."""
+    shown = {**records.to_dict(), "win_rate": records.win_rate}
+    if not (Rules.parse(records.rules).scoring or records.best_score is not None):
+        del shown["best_score"]
+    items = [
+        {"key": key, "label": label, "value": _record_value(key, shown[key])}
+        for key, label in words.RECORD_LABELS.items()
+        if key in shown
+    ]
     notes = [RECORDS_COUNT]
     if records.losses:
         notes.append(RECORDS_OFFER)
@@ -285,15 +320,25 @@ def records_view(
         )
     if not saving:
         notes.append(SAVING_OFF)
-    return {**records.to_dict(), "saving": saving, "notes": notes}
+    title = words.records_title(records.rules)
+    return {**records.to_dict(), "saving": saving, "title": title, "items": items, "notes": notes}
+
+
+def _record_value(key: str, value: float | None) -> str:
+    """One record as the Records panel shows it: a count, a rate, a time, or a dash."""
+    if value is None:
+        return words.NO_RECORD
+    if key == "win_rate":
+        return f"{round(value * 100)}%"
+    return clock_text(value) if key == "fastest_win" else str(value)
 
 
 REVIEWING = {"status": "reviewing"}
 
 
 def failed_view(what: str, error: Exception) -> dict[str, str]:
-    """What the board shows of a hint or a review (`what`) that failed."""
-    return {"status": "failed", "reason": failed(what, error)}
+    """What the board shows of a hint or a review (`what`) that failed, as a sentence."""
+    return {"status": "failed", "reason": sentence(failed(what, error))}
 
 
 def review_view(review: Review) -> dict[str, Any]:
@@ -319,6 +364,8 @@ def review_view(review: Review) -> dict[str, Any]:
             "decisive": step.decisive,
             "keeps_win": step.keeps_win,
             "keeps_win_text": step.keeps_win_text,
+            "note": words.slipped_away(step.keeps_win_text) if step.decisive else None,
+            "step_label": words.step_label(step.number, step.move_text),
         }
         for step in review.steps
     ]
@@ -330,6 +377,7 @@ def review_view(review: Review) -> dict[str, Any]:
         "better": review.better,
         "better_text": review.better_text,
         "hints": any(step.hint is not None or step.hint_verdict for step in review.steps),
+        "columns": [capitalised(name) for name in (*words.REVIEW_COLUMNS, words.REVIEW_NOTE)],
         "rows": rows,
         "end": len(rows),
     }
@@ -374,6 +422,41 @@ def controls_view(
     }
 
 
+def narration_view(game: Game, event: MoveEvent, extras: Extras, options: ViewOptions) -> Any:
+    """What the board says of the change `event` made: a won, stuck or dead-end game is said
+    and stays under the table (`lasting`) until the position changes; anything else is only
+    spoken. None when there is nothing to say."""
+    if game.is_won:
+        return {"text": words.won_in(game.move_count), "lasting": True}
+    if game.outcome == "stuck":
+        return {"text": words.OUT_OF_MOVES_SAID, "lasting": True}
+    if options.dead_end_notice and game.is_dead_end:
+        return {"text": words.DEAD_END_SAID, "lasting": True}
+    action, move = event.action, Move.parse(event.move) if event.move else None
+    text = None
+    if action in ("play", "redo") and move is not None:
+        text = (
+            words.turned(game.waste_top) if move.kind == "draw"
+            else words.recycled(game.pass_number) if move.kind == "recycle"
+            else words.removed(move.text)
+        )  # fmt: skip
+    elif action == "undo":
+        text = words.took_back(None if move is None else words.move_named(move.kind, move.text))
+    elif action in ("new", "restart", "continue", "step"):
+        text = {
+            "new": words.NEW_DEAL,
+            "restart": words.DEAL_RESTARTED,
+            "continue": words.continued(game.move_count),
+            "step": words.stepped(game.move_count),
+        }[action]
+    elif action == "watch" and extras.watch is not None:
+        text = words.watching(extras.watch["player"], extras.watch["said"])
+    elif action == "puzzle" and extras.puzzle is not None:
+        puzzle = extras.puzzle
+        text = words.puzzle_opened(puzzle["number"], puzzle["count"], puzzle["prompt"])
+    return None if text is None else {"text": text, "lasting": False}
+
+
 def _hint_shown(extras: Extras) -> dict[str, Any] | None:
     """The hint as the board shows it: one that finds no win on a deal lost from its start
     says so, not "undo to an earlier position"."""
@@ -389,16 +472,16 @@ def notice_view(game: Game, extras: Extras, options: ViewOptions) -> dict[str, A
     so), "stuck" or "dead_end"), its `title` and its `lines`."""
 
     def notice(kind: str, title: str, *lines: str) -> dict[str, Any]:
-        return {"kind": kind, "title": title, "lines": [line for line in lines if line]}
+        shown = [line for line in lines if line]
+        return {"kind": kind, "title": title, "lines": shown, "spoken": words.spoken(title, shown)}
 
     practice = words.PRACTICE if extras.practice else ""
     hint = extras.hint or {}
     if extras.paused:
         return notice("paused", words.PAUSED_TITLE, words.PAUSED_LINE)
     if game.is_won and extras.puzzle is not None:
-        score = extras.puzzle["score"]
-        tally = words.puzzle_score(score["tried"], score["solved"], score["first_try"])
-        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, extras.puzzle["said"], tally)
+        puzzle = extras.puzzle
+        return notice("puzzle_solved", words.PUZZLE_SOLVED_TITLE, puzzle["said"], puzzle["tally"])
     if game.is_won:
         score = game.score if game.rules.scoring else None
         lines = words.won_lines(clock_text(extras.elapsed), game.move_count, game.cleared, score)
@@ -435,6 +518,8 @@ def build_state(
     """
     options = options or ViewOptions()
     extras = extras or Extras()
+    event = event or MoveEvent("start")
+    deal = deal_view(game, chosen=extras.deal_chosen, proven=extras.proven)
     rules = game.rules
     waste = game.waste
     stock_top = game.stock_top
@@ -442,7 +527,7 @@ def build_state(
         "schema": SCHEMA,
         "version": version,
         "position_version": version if position_version is None else position_version,
-        "deal": deal_view(game, chosen=extras.deal_chosen, proven=extras.proven),
+        "deal": deal,
         "rules": rules_view(rules, options),
         "controls": controls_view(
             game,
@@ -455,11 +540,19 @@ def build_state(
         "stock": {
             "count": game.stock_count,
             "top": str(stock_top) if stock_top is not None else None,
+            "label": words.stock_words(
+                game.stock_count,
+                stock_top,
+                PAUSED if extras.paused else game.recycle_refusal,
+                tap=True,
+            ),
         },
         "waste": {
             "count": len(waste),
             "top": str(waste[-1]) if waste else None,
             "fan": [str(card) for card in waste[-options.waste_fan :]] if waste else [],
+            "label": words.waste_words(len(waste)),
+            "top_label": card_label(waste[-1], "waste_top") if waste else None,
         },
         "playable": [str(card) for card in game.in_play],
         "selectable": [] if options.auto_pair else [str(card) for card in game.selectable],
@@ -476,6 +569,15 @@ def build_state(
             "recycle_refusal": game.recycle_refusal,
             "outcome": game.outcome,
             "dead_end": options.dead_end_notice and game.is_dead_end,
+            "items": words.board_status(
+                game.cleared,
+                words.pass_words(game.pass_number, rules.passes),
+                game.stock_count,
+                game.move_count,
+                game.score if rules.scoring else None,
+                deal["number"],
+                extras.proven,
+            ),
         },
         "clock": {
             "elapsed": round(extras.elapsed, 3),
@@ -493,6 +595,7 @@ def build_state(
         "records": extras.records,
         "review": extras.review,
         "watch": extras.watch,
-        "event": asdict(event or MoveEvent("start")),
+        "event": asdict(event),
+        "narration": narration_view(game, event, extras, options),
         "options": asdict(options),
     }

@@ -1,9 +1,8 @@
 """PyramidWidget: the anywidget model of a board. Traits, assets, the message hook, publishing.
 
-Everything about the game lives in a plain-Python `GameSession` (session.py). The widget syncs
-its `state` to every view, mirrors the options as traits a notebook can set (`w.auto_pair =
-True`), hands each message from a view to its `intents.Desk`, and offers the session's calls as
-its own methods, so a cell can play (`w.play("5h+8c")`) and every view follows.
+The game lives in a plain-Python `GameSession` (session.py); the widget syncs its `state` to the
+views, mirrors the options as traits, hands each view's message to its `intents.Desk`, and
+offers the session's calls as its own, so a cell can play (`w.play("5h+8c")`) and views follow.
 """
 
 from __future__ import annotations
@@ -70,10 +69,8 @@ class PyramidWidget(anywidget.AnyWidget):
 
     state = traitlets.Dict(help="What every view renders; no unseen card in it.").tag(sync=True)
     moves = traitlets.List(traitlets.Unicode(), help="The move log, in notation.").tag(sync=True)
-    catalog = traitlets.Dict(help="Presets, pass choices and options for the menus.").tag(sync=True)
-    drawn = traitlets.Int(
-        0, help="The state version a view last drew: on it hosts such as marimo re-run cells."
-    ).tag(sync=True)
+    catalog = traitlets.Dict(help="The menus' tables and the protocol's actions.").tag(sync=True)
+    drawn = traitlets.Int(0, help="The state version a view last drew.").tag(sync=True)
 
     highlight_partners = _option_trait("highlight_partners")
     auto_pair = _option_trait("auto_pair")
@@ -113,9 +110,8 @@ class PyramidWidget(anywidget.AnyWidget):
     def continue_saved(
         cls, rules: Rules | str = "classic", *, store: StoreChoice = DEFAULT, **kwargs: Any
     ) -> PyramidWidget | None:
-        """A widget on the last unfinished game of `rules` saved in `store` (position, history,
-        clock), as the board's Continue does; None when there is none (or another board of
-        this kernel plays it).
+        """A widget on the last unfinished game of `rules` saved in `store`, as the board's
+        Continue does; None when there is none (or another board of this kernel plays it).
 
         >>> PyramidWidget.continue_saved("classic", store=None) is None   # nothing saved
         True
@@ -136,8 +132,8 @@ class PyramidWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------------ display
     def _ipython_display_(self, **kwargs: Any) -> None:
-        """The board, and its picture for where no board renders (an export, no kernel), apart:
-        updating the widget's own output would make JupyterLab build a second board."""
+        """The board, and a picture of its position for where it cannot render (the stylesheet
+        hides it elsewhere): its own output, as JupyterLab adds a view per widget update."""
         from IPython.display import display
 
         bundle = self._repr_mimebundle_(**kwargs)  # anywidget's: (data, metadata)
@@ -161,11 +157,18 @@ class PyramidWidget(anywidget.AnyWidget):
             picture = self._picture()
             for handle in self._pictures:
                 handle.update(picture, raw=True)
-        for name in OPTION_NAMES:
-            if getattr(self, name) != state["options"][name]:
-                setattr(self, name, state["options"][name])
-        if self.next_rules != state["next_rules"]["name"]:
-            self.next_rules = state["next_rules"]["name"]
+        settings = {**state["options"], "next_rules": state["next_rules"]["name"]}
+        for name in (*OPTION_NAMES, "next_rules"):
+            if getattr(self, name) != settings[name]:
+                setattr(self, name, settings[name])
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """A view's changes: `drawn` is the view's; a view that writes a trait Python owns
+        changes nothing and is sent the true value at once (every view shows it again)."""
+        written = [name for name in sync_data if name in ("state", "moves", "catalog")]
+        super().set_state({name: v for name, v in sync_data.items() if name not in written})
+        if written:
+            self.send_state(written)
 
     @traitlets.validate("next_rules")
     def _valid_rules(self, proposal: dict) -> str:
@@ -183,8 +186,7 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def _on_msg(self, widget: Any, content: Any, buffers: Any) -> None:
         """Hand a front end's message to the intents' desk and send its answer back."""
-        reply = self._desk.handle(content)
-        if reply is not None:
+        if (reply := self._desk.handle(content)) is not None:
             self.send(reply)
 
     # ------------------------------------------------------------------ the session's calls
@@ -263,17 +265,14 @@ class PyramidWidget(anywidget.AnyWidget):
         """Review the game (over, or every card seen), show the table on the board, return it."""
         return self.session.reviews.run(time_limit)
 
-    def puzzle(
-        self,
-        which: Puzzle | str | None = None,
-        *,
-        theme: str | None = None,
-        difficulty: str | None = None,
-        rules: Rules | str | None = None,
-    ) -> Puzzle:
-        """Pose a puzzle from a real deal: `which` (a `Puzzle` or id), or the first shipped one
-        of `rules`, `theme` and `difficulty`; a wrong move is refused, saying why it loses."""
-        return self.session.puzzles.open(which, theme=theme, difficulty=difficulty, rules=rules)
+    def puzzle(self, which: Puzzle | str | None = None, **how: Any) -> Puzzle:
+        """Pose a puzzle from a real deal: `which` (a `Puzzle` or an id), or the first shipped
+        one of these `rules`, `theme` and `difficulty` (see `PuzzleMode.open`)."""
+        return self.session.puzzles.open(which, **how)
+
+    def show_answer(self) -> str:
+        """Show the puzzle's answer (why it keeps the win): it then counts as not solved."""
+        return self.session.puzzles.show_answer()
 
     def next_puzzle(self) -> Puzzle:
         return self.session.puzzles.step(1)

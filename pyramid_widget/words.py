@@ -7,15 +7,20 @@ tests/test_design.py fails on a player sentence built anywhere else. Refusals ar
 
 from __future__ import annotations
 
+import reprlib
 from typing import TYPE_CHECKING
-
-from .cards import RANK_NAMES
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from .cards import Card
     from .rules import Rules
+
+
+# ---------------------------------------------------------------------------- cards
+RANK_NAMES = tuple("Ace Two Three Four Five Six Seven Eight Nine Ten Jack Queen King".split())
+SUIT_NAMES = {"c": "Clubs", "d": "Diamonds", "h": "Hearts", "s": "Spades"}
+"""How a card is spoken (`Card.name`: "Five of Hearts"): the ranks' names, Ace first."""
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -29,12 +34,12 @@ def capitalised(text: str) -> str:
 
 
 def sentence(text: str) -> str:
-    """A phrase as a sentence: capitalised, with a full stop unless it has one.
+    """A phrase as a sentence: capitalised, with a full stop unless it ends one already.
 
-    >>> sentence("nothing to undo")
-    'Nothing to undo.'
+    >>> sentence("nothing to undo"), sentence("Pyramid cleared!")
+    ('Nothing to undo.', 'Pyramid cleared!')
     """
-    return capitalised(text) + ("" if text.endswith(".") else ".")
+    return capitalised(text) + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def join_words(parts: list[str]) -> str:
@@ -78,6 +83,32 @@ def rank_word(value: int, count: int = 1) -> str:
     return word + ("es" if word.endswith("x") else "s")
 
 
+QUOTE_MOST = 40
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict, _SHORT.maxset = 2, 4, 4, 4, 4
+_SHORT.maxstring = _SHORT.maxother = QUOTE_MOST
+
+
+def quoted(value: object) -> str:
+    """The one way a refusal quotes what it was given: its repr, cut to `QUOTE_MOST`
+    characters with an ellipsis, so that a field of a megabyte (or a number of thousands of
+    digits) comes back as a line, never whole.
+
+    >>> quoted("Zz"), quoted("x" * 41), quoted(["Zz"] * 9), quoted(-(10**5000))[:4]
+    ("'Zz'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'", "['Zz', 'Zz', 'Zz', 'Zz', ...]", '-100')
+    """
+    if isinstance(value, str):
+        head = value[:QUOTE_MOST]
+        while len(repr(head)) > QUOTE_MOST + 2:  # an escape ("\x00") counts as what it takes
+            head = head[:-1]
+        return repr(head) if head == value else repr(head)[:-1] + "…" + repr(head)[-1]
+    if isinstance(value, int) and abs(value) >= 10**QUOTE_MOST:  # no repr past 4,300 digits
+        drop = int(abs(value).bit_length() * 0.30102) - QUOTE_MOST  # leaves 40 digits or more
+        return "-" * (value < 0) + str(abs(value) // 10**drop)[:QUOTE_MOST] + "…"
+    text = _SHORT.repr(value)
+    return text if len(text) <= QUOTE_MOST else text[:QUOTE_MOST] + "…"
+
+
 # ---------------------------------------------------------------------------- verdicts
 VERDICT_WORDS: dict[str, str] = {
     "winnable": "can be won",
@@ -96,7 +127,6 @@ def verdict_words(verdict: str) -> str:
 # ---------------------------------------------------------------------------- refusals
 # Why a move, a tap or a button does nothing (`Game.refusal`, `IllegalMove.reason`, a greyed
 # button's tooltip).
-NOT_THIRTEEN = "those two do not add up to 13"
 COVERED = "that card is still covered"
 NOT_IN_PLAY = "that card is not in play"
 SAME_CARD = "a card cannot pair with itself"
@@ -119,22 +149,32 @@ PAUSED = "the game is paused: resume to play"
 NO_HINTS_IN_PUZZLES = "a puzzle gives no hints: finding the move is the point"
 
 
+def not_thirteen(card: Card, other: Card) -> str:
+    """A pair whose values do not make 13, named with what they make.
+
+    >>> from pyramid_widget import Card
+    >>> not_thirteen(Card.parse("3d"), Card.parse("9s"))
+    '3♦ and 9♠ make 12, not 13'
+    """
+    return f"{card.symbol} and {other.symbol} make {card.value + other.value}, not 13"
+
+
 def not_a(thing: str, text: object) -> str:
     """Text or a value that names no move or no card: "not a card: 'Zz'"."""
-    return f"not a {thing}: {text!r}"
+    return f"not a {thing}: {quoted(text)}"
 
 
 def malformed_move(kind: object, cards: object, count: int | None) -> str:
     """A hand-built `Move` that is none: an unknown kind (`count` None), or other than its
     `count` cards."""
     if count is None:
-        return f"not a move: unknown kind {kind!r}"
-    return f"not a move: a {kind} names {count} card(s), not {cards!r}"
+        return f"not a move: unknown kind {quoted(kind)}"
+    return f"not a move: a {kind} names {count} card(s), not {quoted(cards)}"
 
 
 def refused_in_replay(number: int, move: object, reason: str) -> str:
     """A replayed move the rules refuse, by its number in the list."""
-    return f"move {number} ({move!s}): {reason}"
+    return f"move {number} ({quoted(str(move))}): {reason}"
 
 
 def refused_redo(reason: str) -> str:
@@ -295,8 +335,8 @@ def continue_offer(rules: str, moves: int, cleared: int, clock: str) -> str:
 RECORDS_COUNT = (
     "A game counts once it is won or given up. Restarting it, or playing another deal (or "
     "continuing another saved game) after its first move, gives it up: that is a loss. Being "
-    "out of moves is not a loss until you leave the deal. Practice games (begun from a "
-    "position) count as played, never for bests or streaks."
+    "out of moves is not a loss until you leave the deal. Practice games (from a layout, a "
+    "position or a reviewed game) count as played, never for bests or streaks."
 )
 RECORDS_OFFER = (
     "Each new board offers to continue the last unfinished game of its rules; a first move on "
@@ -316,8 +356,9 @@ def latest_losses(games: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------- hints
-# A hint's advice is a phrase ("pair 8♣ from the waste with 5♥: it frees 7♦"), which the
-# reasons below make sentences of.
+# A hint is short: the move, one reason and how the move stands ("Pair 9♠ with 4♦: it frees
+# 6♥. Likely to win."). Its detail, which the board opens on request, says what lies behind
+# it: where the cards lie, what the freed cards pair with, how the chance was weighed.
 def card_from(card: Card, pile: str | None) -> str:
     """A card in play: "8♣ from the waste", or "5♥" for a pyramid card (the board shows
     where those are)."""
@@ -326,14 +367,13 @@ def card_from(card: Card, pile: str | None) -> str:
 
 def draw_advice(*, last: bool, pairs_open: bool) -> str:
     card = "the last card" if last else "the next card"
-    if not pairs_open:
-        return f"draw {card} from the stock (nothing in play pairs now)"
-    return f"draw {card} from the stock rather than pair now"
+    if pairs_open:
+        return f"draw {card} rather than pair now"
+    return f"draw {card}: nothing pairs now"
 
 
 def recycle_advice(next_pass: int, passes: int | None) -> str:
-    total = "" if passes is None else f" of {passes}"
-    return f"the stock is empty: turn the waste over for pass {next_pass}{total}"
+    return f"turn the waste over for {pass_words(next_pass, passes).lower()}"
 
 
 def removal_advice(cards: list[str]) -> str:
@@ -341,80 +381,129 @@ def removal_advice(cards: list[str]) -> str:
     return f"remove {cards[0]}" if len(cards) == 1 else f"pair {cards[0]} with {cards[1]}"
 
 
-def freed_card(card: Card, partner: Card | None) -> str:
-    """A card a move frees, and what it can do then."""
-    if card.is_king:
-        return f"{card.symbol}, which can then go alone"
-    if partner is not None:
-        return f"{card.symbol}, which then pairs with {partner.symbol}"
-    return card.symbol
+def frees(advice: str, freed: list[Card], then: list[str] | None = None) -> str:
+    """A removal and the pyramid cards it frees, then what those can do: "pair 9♦ with 4♥:
+    it frees 10♣ and 9♠; then 10♣ pairs with 3♥"."""
+    text = f"{advice}: it frees {join_words([card.symbol for card in freed])}"
+    return text + (f"; then {join_words(then)}" if then else "")
 
 
-def frees(advice: str, freed: list[str]) -> str:
-    return f"{advice}: it frees {join_words(freed)}"
+def pairs_then(card: Card, partner: Card) -> str:
+    return f"{card.symbol} pairs with {partner.symbol}"
+
+
+def pair_each_other(card: Card, partner: Card) -> str:
+    """Two freed cards that make 13 together."""
+    return f"{card.symbol} and {partner.symbol} pair with each other"
+
+
+def go_alone(kings: list[Card]) -> str:
+    verb = "goes" if len(kings) == 1 else "go"
+    return f"{join_words([king.symbol for king in kings])} {verb} alone"
+
+
+def move_named(kind: str, text: str) -> str:
+    """A move inside a sentence: "9♠ + 4♦", "K♥", "a draw", "a recycle"."""
+    return {"draw": "a draw", "recycle": "a recycle"}.get(kind, text)
 
 
 WON_HINT = sentence(ALREADY_WON)
 STUCK_HINT = f"{capitalised(NO_MOVE_LEFT)}: undo, restart the deal or start a new one."
+KEEPS_THE_WIN = "It keeps the win."
+NO_VERDICT = "No verdict in time."
+UNWEIGHED = "Chances not weighed in time."
+CHANCES_UNCLEAR = "Its chances are unclear."
+BEST_TRY = "Looks lost: the best try."
 
 
-def winnable_hint(advice: str, moves: int) -> str:
-    return f"{capitalised(advice)}. It can be won: {moves} moves to the win."
+def short_hint(advice: str, outlook: str) -> str:
+    """The hint line: the move with its reason, then how it stands (`outlook`, a sentence)."""
+    return f"{sentence(advice)} {outlook}"
 
 
-def unwinnable_hint(advice: str) -> str:
-    return f"This deal cannot be won from here: undo to an earlier position, or play on ({advice})."
+def unwinnable_hint(move: str) -> str:
+    """An all-seeing hint that finds no win: undo, or play on with `move` (`move_named`)."""
+    return f"This deal cannot be won from here: undo, or play on with {move}."
 
 
-def untimed_hint(advice: str) -> str:
-    """An all-seeing hint whose search ran out of time."""
-    return f"{capitalised(advice)}. No verdict in time: this is a sensible move."
-
-
-def unweighed_hint(advice: str, unseen: int) -> str:
-    """A fair hint that decided no order of the unseen cards in time."""
+def chance_words(chance: float) -> str:
+    """A fair hint's estimate in words (the review's hint column says the same)."""
+    if chance == 0.0:
+        return "looks lost"
     return (
-        f"{capitalised(advice)}. With {count_of(unseen, 'card')} unseen there was no time to "
-        "weigh the odds: this is a sensible move."
-    )
+        "very likely to win" if chance >= 0.9
+        else "likely to win" if chance >= 0.6
+        else "about an even chance" if chance >= 0.4
+        else "unlikely to win"
+    )  # fmt: skip
 
 
-def weighed_hint(advice: str, odds: str, *, won_any: bool) -> str:
-    """A fair hint with its odds; when no move won anywhere, the move is only the best try."""
-    return f"{capitalised(advice)}. {odds}" if won_any else f"{odds} Best try: {advice}."
+def outlook(won: int, decided: int) -> str:
+    """How a fair hint's move stands: won in `won` of the `decided` orders it tried."""
+    if decided < 5:  # too few to put a word on
+        return CHANCES_UNCLEAR
+    return sentence(chance_words(won / decided))
+
+
+# The detail: the figures behind a hint.
+def _unseen(unseen: int, stock: int) -> str:
+    """The unseen cards, which all lie in the stock: when the stock (`stock` cards) also holds
+    cards already seen, the words say so, so that the count and the board's stock count do
+    not seem to disagree."""
+    cards = "the one unseen card" if unseen == 1 else f"the {unseen} unseen cards"
+    return cards + (f" of the {stock} in the stock" if stock > unseen else "")
 
 
 def odds(unseen: int, stock: int, won: int, decided: int, *, every: bool, unsettled: int) -> str:
-    """How good a fair hint's move is, in words a player uses, with the counts behind them:
-    it won in `won` of the `decided` orders of the `unseen` cards (`every`: all orders were
-    tried), `unsettled` more undecided. The unseen cards all lie in the stock; when the
-    stock (`stock` cards) also holds cards already seen, the sentence says so, so that its
-    count and the board's stock count do not seem to disagree."""
-    where = "unseen cards"
-    if stock > unseen:
-        where = f"unseen cards of the {stock} in the stock"
+    """How a fair hint weighed its move: it won in `won` of the `decided` orders of the
+    `unseen` cards it tried (`every`: all orders there are), `unsettled` more undecided.
+
+    >>> odds(13, 13, 0, 24, every=False, unsettled=0)
+    'Tried on 24 orders of the 13 unseen cards: no move won.'
+    >>> odds(3, 4, 6, 6, every=True, unsettled=0)
+    'It wins whatever order the 3 unseen cards of the 4 in the stock are in.'
+    """
+    cards = _unseen(unseen, stock)
     if every and won == decided:
-        return f"It wins whatever order the {unseen} {where} are in."
-    ways = "possible orders" if every else "ways tried"
+        return f"It wins whatever order {cards} {'is' if unseen == 1 else 'are'} in."
+    tried = f"{count_of(decided, 'order')} of {cards}"
+    if every:
+        tried = f"every order {cards} can lie in"
     if won == 0:
-        text = (
-            f"The deal looks lost from here: no move won in any of the {decided} ways "
-            f"the {unseen} {where} could lie that were tried."
-        )
-    elif decided < 5:  # too few to put a word on
-        text = f"It won in {won} of the {decided} {ways} for the {unseen} {where}."
+        result = "no move won"
+    elif won == decided:
+        result = "it won" + ("" if decided == 1 else f" in all {won}")
     else:
-        share = won / decided
-        likely = (
-            "Very likely to win" if share >= 0.9
-            else "Likely to win" if share >= 0.6
-            else "About an even chance" if share >= 0.4
-            else "Unlikely to win"
-        )  # fmt: skip
-        text = f"{likely}: it won in {won} of the {decided} {ways} for the {unseen} {where}."
+        result = f"it won in {won} of {decided}"
+    text = f"Tried on {tried}: {result}."
     if unsettled:
-        text += f" ({unsettled} more could not be settled in the time.)"
+        more = capitalised(count_of(unsettled, "more order"))
+        text += f" {more} could not be settled in the time."
     return text
+
+
+def unweighed(unseen: int) -> str:
+    """A fair hint that decided no order of the unseen cards in time."""
+    return (
+        f"With {count_word(unseen)} {'card' if unseen == 1 else 'cards'} unseen there was no "
+        "time to weigh the odds: this is a sensible move."
+    )
+
+
+def solver_found(moves: int | None) -> str:
+    """What the all-seeing solver found: a win in `moves`, or (None) none."""
+    if moves is None:
+        return "Seeing every card, the solver finds no win from here."
+    return f"Seeing every card, the solver finds a win in {count_of(moves, 'move')}."
+
+
+SOLVER_OUT_OF_TIME = "The solver found no verdict in the time: this is a sensible move."
+
+
+def hint_detail(advice: str | None, *facts: str) -> str:
+    """A hint's detail: the move in full (where its cards lie, what the freed cards can do),
+    when that says more than the hint line, then the facts."""
+    return " ".join(([] if advice is None else [sentence(advice)]) + list(facts))
 
 
 # ---------------------------------------------------------------------------- the review
@@ -441,11 +530,11 @@ def review_still_winnable(moves: int) -> str:
     return f"After {count_of(moves, 'move')} the deal can still be won: nothing is lost yet."
 
 
-def review_in_doubt(time_limit: float | None, first: int, last: int) -> str:
+def review_in_doubt(first: int, last: int) -> str:
     """The turn lies among moves `first` to `last`, which the time limit left undecided."""
     return (
-        f"The solver could not decide every position within {time_limit} s, so the move that "
-        f"lost the deal is one of moves {first} to {last}; raise time_limit to find it."
+        "The solver could not decide every position in its time, so the move that lost the "
+        f"deal is one of moves {first} to {last}."
     )
 
 
@@ -463,19 +552,15 @@ NO_MOVE = "no move"
 """A hint's move in the review when the hint had none."""
 
 
-def chance_to_win(chance: float) -> str:
-    return f"≈{chance:.0%} wins"
-
-
 def fair_hint_said(reason: str) -> str:
     return f"fair hint: {reason}"
 
 
-def review_facts(deal: str, solved: int, seconds: float, *, hints: bool) -> str:
-    """The line under the review's summary: the deal, the solver's work and the ✓'s meaning."""
-    facts = f"deal {deal} · {count_of(solved, 'position')} solved in {seconds:.1f} s"
+def review_facts(deal: str, *, hints: bool) -> str:
+    """The line under the review's summary: the deal and what the ✓ means."""
+    facts = f"Deal {deal}."
     if hints:
-        facts += " · ✓ the move played was the fair hint's (hover a hint for its reason)"
+        facts += " ✓: the move played was the fair hint's (hover a hint for its reason)."
     return facts
 
 
@@ -487,6 +572,15 @@ ENDED_HERE = "Where the game ended."
 def before_mistake(number: int) -> str:
     """The caption of the picture of the position before the decisive move."""
     return f"Before move {number}: the mistake and the move that kept the win."
+
+
+REVIEW_NOTE = "note"
+"""The board's review table's last column, where the decisive move's row says so."""
+
+
+def step_label(number: int, move: str) -> str:
+    """A review row's button on the board, which puts the board before that move."""
+    return f"Show the board before move {number}, {move}"
 
 
 # ---------------------------------------------------------------------------- puzzles
@@ -509,10 +603,6 @@ THEME_WORDS: dict[str, tuple[str, str]] = {
         "Recycling now is too soon: use what is in play first.",
     ),
     "kings": ("Kings at once", "A King goes alone and never costs anything: take it."),
-    "short-of-partners": (
-        "Save the partners the pyramid needs",
-        "The wrong move spends a card that a pyramid card needed as its partner.",
-    ),
     "look-ahead": ("Look further ahead", "No simple idea shows the loss: it lies further on."),
 }
 """Each puzzle theme's title and meaning, in the order puzzles list them (`puzzles.THEMES`)."""
@@ -561,11 +651,12 @@ def lost_plainly(kind: str, move: str, loss: str) -> str:
     return sentence(f"{after} {loss}")
 
 
-def lost_partner(move: str, card: str, partner: str, freed: list[str]) -> str:
-    """The losing move took the partner that frees less."""
+def lost_partner(move: str, card: str) -> str:
+    """The losing move took the partner of `card` that frees less; which partner frees more
+    is the puzzle's answer, so it is not named."""
     return sentence(
-        f"after {move} the deal can no longer be won: the {card} should go with the {partner}, "
-        f"which frees {join_words(freed)}"
+        f"after {move} the deal can no longer be won: another partner of the {card} frees a "
+        "card this pair leaves covered"
     )
 
 
@@ -582,8 +673,11 @@ RECYCLE_LOSES = sentence(
 )
 
 
-def draw_loses(top: str | None) -> str:
-    covered = f"the {top} goes under the next card, and " if top else ""
+def draw_loses(top: str | None, *, answer: bool = False) -> str:
+    """Drawing loses; `top` is the waste card it covers (None: the waste is empty), not named
+    when it is itself the answer (a King: naming it would give the answer away)."""
+    card = "waste card" if answer else top
+    covered = f"the {card} goes under the next card, and " if top else ""
     return sentence(f"drawing now loses: {covered}no line wins after that")
 
 
@@ -642,27 +736,57 @@ def short_of_partners(value: int, in_pyramid: int, partners: int) -> str:
 DEAD_END = "nothing in play pairs, and no card still to come fits the pyramid"
 
 
-# Puzzle mode: what the board says while a puzzle is on it.
-PLAY_ON = "Right. Now play on to the win: a move that throws the win away is refused."
-SOLVED_NEXT = "Solved. Next puzzle?"
+# Puzzle mode: what the board says while a puzzle is on it. A puzzle is solved when its answer
+# is found; playing on to the win is the player's choice.
+def play_on(solved: bool) -> str:
+    """The prompt once the answer is on the board (`solved`: found, not shown)."""
+    head = "Solved. " if solved else ""
+    return head + "Play on to the win if you like: a move that throws the win away is refused."
 
 
-def wrong_try(move: str, why: str) -> str:
-    return f"Not {move}: {why}"
+SHOWN_PROMPT = "Here is the answer, so this puzzle counts as not solved. Play it to go on."
+WON_NEXT = "Played to the win. Next puzzle?"
+
+
+def wrong_try(why: str) -> str:
+    """A wrong move in a puzzle, and why it loses (the answer waits for Show the answer)."""
+    return f"Not that one. {why}"
 
 
 def throws_the_win_away(move: str) -> str:
     return f"{move} throws the win away: after it the deal cannot be won."
 
 
-def found(move: str) -> str:
-    return f"Right: {move} keeps the win."
+def found(why: str, *, shown: bool) -> str:
+    """The answer played: why it keeps the win (a "Right!" only when it was not shown)."""
+    return why if shown else f"Right! {why}"
 
 
-def solved(wrong: int) -> str:
-    """The puzzle is won, after `wrong` wrong tries."""
-    tries = count_of(wrong, "wrong try", "wrong tries")
-    return "Solved: the deal is won." + (" First try!" if wrong == 0 else f" ({tries} first.)")
+def puzzle_result(wrong: int, *, solved: bool, shown: bool) -> str:
+    """What the puzzle counted as, said when it is played to the win."""
+    if shown:
+        return "The answer was shown, so this puzzle counts as not solved."
+    if not solved:
+        return "This puzzle counts as not solved."
+    if wrong == 0:
+        return "Solved at the first try!"
+    return f"Solved after {count_of(wrong, 'wrong try', 'wrong tries')}."
+
+
+def unreadable_move(text: object) -> str:
+    """Typed text that is no move (`Move.parse`, a student's answer too), and how a move is
+    written."""
+    return f"not a move: {quoted(text)}; write a pair (A♠ + Q♥), a King (K♠), draw or recycle"
+
+
+ANY_THEME = "Any theme"
+ANY_DIFFICULTY = "Any difficulty"
+NO_PUZZLES = "no puzzles ship for these rules"
+
+
+def puzzle_choice(label: str, count: int) -> str:
+    """A choice of the Puzzles menu with how many puzzles it holds: "Easy (56)"."""
+    return f"{label} ({count})"
 
 
 # ---------------------------------------------------------------------------- watching
@@ -686,12 +810,17 @@ def watch_said(what: str, player: str, *details: object) -> str:
     return WATCH_SAID[what].format(player, *details)
 
 
+def watching(player: str, said: str) -> str:
+    """What the board says as a watch begins: "Watching greedy play. greedy plays 5♥ + 8♣." """
+    return f"Watching {player} play. {said}"
+
+
 # ---------------------------------------------------------------------------- the notices
 # The notice over the table when the game is paused, won, out of moves or lost.
 PAUSED_TITLE = "Paused"
 PAUSED_LINE = "The clock is stopped and moves wait until you resume."
 WON_TITLE = "Pyramid cleared!"
-PUZZLE_SOLVED_TITLE = "Puzzle solved!"
+PUZZLE_SOLVED_TITLE = "Played to the win!"
 STUCK_LINE = "No pair, no King, no draw and no recycle is left."
 STUCK_NOT_LOST = (
     "It is not recorded as a loss until you leave the deal (restart it or play another): "
@@ -703,7 +832,7 @@ LOST_FROM_START = "This deal could not be won from the start."
 LOST_OFFER = (
     "No move of yours lost it. Try a new deal; with Winnable deals only on, each can be won."
 )
-LOST_HINT = f"{LOST_FROM_START} {LOST_OFFER}"
+LOST_HINT = "This deal could not be won from the start: no move of yours lost it."
 PRACTICE = "This game is practice: it counts as played, never as a win or a loss."
 
 
@@ -715,6 +844,107 @@ def won_lines(clock: str, moves: int, cleared: int, score: int | None) -> list[s
 def puzzle_score(tried: int, solved: int, first_try: int) -> str:
     """The puzzles of this session: "Solved 2 of 3 tried, 1 first try"."""
     return f"Solved {solved} of {tried} tried, {count_of(first_try, 'first try', 'first tries')}"
+
+
+def spoken(title: str, lines: list[str]) -> str:
+    """A notice as a screen reader says it: its title and lines, each a sentence."""
+    return " ".join(sentence(text) for text in [title, *lines])
+
+
+# ---------------------------------------------------------------------------- the board's lines
+# What the board says after a change of position (shown under the table, or only spoken), its
+# status line, the labels of its piles and records, and its short messages.
+def won_in(moves: int) -> str:
+    return f"Pyramid cleared in {count_of(moves, 'move')}!"
+
+
+OUT_OF_MOVES_SAID = "Out of moves: undo, restart or deal again."
+DEAD_END_SAID = "Dead end: no card the stock can still bring would ever fit."
+
+
+def turned(card: Card | None) -> str:
+    """A draw: the card it turned up."""
+    return "Turned a card." if card is None else f"Turned {card.symbol}."
+
+
+def recycled(pass_number: int) -> str:
+    return f"Recycled the waste: pass {pass_number}."
+
+
+def removed(move: str) -> str:
+    """A pair or a King removed (`move` in symbols)."""
+    return f"Removed {move}."
+
+
+def took_back(move: str | None) -> str:
+    """An undo: the move it took back (`move_named`), if known."""
+    return "Took back a move." if move is None else f"Took back {move}."
+
+
+NEW_DEAL = "New deal."
+DEAL_RESTARTED = "Deal restarted."
+
+
+def continued(moves: int) -> str:
+    return f"Saved game continued at move {moves}."
+
+
+def stepped(moves: int) -> str:
+    """The review put the game after `moves` moves on the board."""
+    return "The game at its start." if moves == 0 else f"The game after move {moves}."
+
+
+def puzzle_opened(number: int, count: int, prompt: str) -> str:
+    return f"Puzzle {number} of {count}. {sentence(prompt)}"
+
+
+def board_status(
+    cleared: int, passes: str, stock: int, moves: int, score: int | None, deal: int | None,
+    proven: bool | None,
+) -> list[str]:  # fmt: skip
+    """The status line over the board, item by item (the clock is its own item: `TIME`)."""
+    items = [f"Cleared {cleared} of 28", passes, f"Stock {stock}", f"Moves {moves}"]
+    if score is not None:
+        items.append(f"Score {score}")
+    if deal is not None:
+        items.append(f"Deal #{deal}")
+    return items + ["Unproven deal"] * (proven is False)
+
+
+RECORD_LABELS = {
+    "games": "Games",
+    "wins": "Wins",
+    "losses": "Losses",
+    "win_rate": "Win rate",
+    "current_streak": "Current streak",
+    "best_streak": "Best streak",
+    "fastest_win": "Fastest win",
+    "fewest_moves": "Fewest moves",
+    "best_score": "Best score",
+}
+NO_RECORD = "—"
+
+
+def records_title(rules: str) -> str:
+    return f"Records: {rules}"
+
+
+BOARD_WORDS = {
+    "time": "Time",
+    "checking": "Checking for a solution…",
+    "finding": "Finding a winnable deal…",
+    "reviewing": "Reviewing…",
+    "detail": "Why?",
+    "number_first": "Type a deal number first: a whole number, such as 42.",
+    "code_first": "Paste a deal or position code first.",
+    "no_full_screen": "Full screen is not available here.",
+    "copied": "Deal code copied.",
+    "copy_this": "Copy this code:",
+    "puzzle_closed": "Puzzle closed: the game you left is back.",
+    "watch_stopped": "Stopped watching: the game you left is back.",
+}
+"""The board's fixed words, sent once in the `catalog` (`view.catalog`): the clock's label,
+what shows while the solver works, the hint's disclosure and the short messages."""
 
 
 # ---------------------------------------------------------------------------- the picture
@@ -754,13 +984,14 @@ def picture_title(left: int, passes: str) -> str:
     return f"Pyramid Solitaire: {left} of 28 pyramid cards left, {passes.lower()}"
 
 
-def stock_words(count: int, top: Card | None, refusal: str | None) -> str:
-    """The stock pile: its face-up `top` if shown, or why it cannot be recycled once empty."""
+def stock_words(count: int, top: Card | None, refusal: str | None, *, tap: bool = False) -> str:
+    """The stock pile: its face-up `top` if shown, or why it cannot be recycled once empty;
+    `tap`: on the board, where a tap on a face-down stock draws."""
     if count == 0:
         return f"Stock: empty; {refusal}" if refusal else "Stock: empty; recycle the waste"
     if top is not None:
         return f"Stock: {top.name} face up, {count_of(count, 'card')}"
-    return f"Stock: {count_of(count, 'card')} face down"
+    return f"Stock: {count_of(count, 'card')} face down" + ("; draw" if tap else "")
 
 
 def waste_words(count: int, top: str | None = None) -> str:

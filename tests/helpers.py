@@ -29,6 +29,15 @@ SOLUTION = (
     "draw 6c+7d 3c+Td 2h+Jd draw 9d+4c draw draw 3h+Ts 5h+8s Tc+3s 9h+4h recycle Qc+Ah draw "
     "draw 6h+7c draw draw 2c+Jc 8h+5s 5d+8d Qs+Ac Ks draw draw draw recycle 8c+5c Js+2d Th+3d"
 ).split()
+# Numbered deal 1 under open-stock: winnable, with Kc and Kh on its bottom row, and a winning line
+# the solver found. A numbered deal counts for the records; a game from a layout is practice.
+DEAL = 1
+DEAL_SOLUTION = (
+    "Kc Kh 5h+8s draw draw draw 6c+7c draw draw draw Ks draw draw draw draw draw 3d+Th 3s+Ts "
+    "4h+9d Ac+Qd draw 2h+Js draw draw 3h+Td 6s+7h Kd draw draw draw recycle Ad+Qc 2c+Jh draw "
+    "draw draw draw draw draw draw draw 5d+8c 2d+Jd 3c+Tc 2s+Jc 4c+9s draw 6d+7s 5s+8h recycle "
+    "draw draw 5c+8d 4d+9c draw 6h+7d"
+).split()
 DECKS = Path(__file__).resolve().parent / "data" / "decks"  # a copy of shared/decks
 
 

@@ -1,8 +1,10 @@
-"""The command line: what it prints, and a one-line error with status 2 for bad input."""
+"""The command lines: what they print, and a one-line error with status 2 for bad input."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import io
 import json
 import os
 import pty
@@ -15,11 +17,16 @@ import subprocess
 import sys
 import termios
 import time
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from pyramid_widget import Game
 from pyramid_widget.__main__ import main
+from pyramid_widget.puzzles import __main__ as puzzles_main
+from pyramid_widget.rules import PRESETS
 
 LAYOUT = Game.deal(1, "open-stock").layout
 
@@ -231,3 +238,174 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+# ------------------------------------------------------------------ the puzzle command line
+def puzzle_run(args: list[str]) -> tuple[int, str, str]:
+    """`python -m pyramid_widget.puzzles` in this process: (status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = puzzles_main.main(args)
+    return status, out.getvalue(), err.getvalue()
+
+
+SHIPPED_LINE = (puzzles_main.DATA / "classic.jsonl").read_text(encoding="utf-8").splitlines()[0]
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def one_line_and_2(status: int, out: str, err: str) -> bool:
+    return status == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["bogus"],
+        ["verify", "--bogus"],
+        ["verify", "--rules"],
+        ["verify", "--rules", "nope"],
+        ["verify", "--dir"],
+        ["mine", "--count", "x"],
+        ["mine", "--count", "0"],
+        ["mine", "--count", "-3"],
+        ["mine", "--count", "9" * 5000],
+        ["mine", "--jobs", "0"],
+        ["mine", "--jobs", "1.5"],
+        ["mine", "--out"],
+        ["mine", "--no-verify", "extra"],
+        ["verify", "--no-fairness=yes"],
+    ],
+)
+def test_the_puzzle_commands_bad_arguments_get_one_line_and_status_2(args):
+    assert one_line_and_2(*puzzle_run(args))
+
+
+def _folder(tmp_path: Path, content: bytes | str | None) -> Path:
+    """A folder whose classic.jsonl holds `content` (None: no such file)."""
+    folder = tmp_path / "set"
+    folder.mkdir(exist_ok=True)
+    if isinstance(content, str):
+        (folder / "classic.jsonl").write_text(content, encoding="utf-8")
+    elif content is not None:
+        (folder / "classic.jsonl").write_bytes(content)
+    return folder
+
+
+NOT_PUZZLE_FILES = {
+    "garbage": "hello\n",
+    "binary": bytes(range(256)) * 4,
+    "nested arrays": "[" * 100_000 + "\n",
+    "nested objects": '{"a":' * 5000 + "1" + "}" * 5000 + "\n",
+    "not a record": "[1, 2]\n",
+    "a long number": "9" * 5000 + "\n",
+    "a list for themes": SHIPPED_LINE.replace('"themes": [', '"themes": [[1], '),
+}
+
+
+@pytest.mark.parametrize("content", NOT_PUZZLE_FILES.values(), ids=list(NOT_PUZZLE_FILES))
+def test_verify_at_a_file_that_is_no_puzzle_file_gets_one_line_and_status_2(tmp_path, content):
+    folder = _folder(tmp_path, content)
+    status, out, err = puzzle_run(["verify", "--rules", "classic", "--dir", str(folder)])
+    assert one_line_and_2(status, out, err) and "classic.jsonl" in err
+
+
+def test_verify_at_a_folder_that_is_not_there_or_holds_a_folder_gets_one_line(tmp_path):
+    for folder in (tmp_path / "missing", tmp_path):
+        (tmp_path / "classic.jsonl").mkdir(exist_ok=True)  # a folder where the file should be
+        status, out, err = puzzle_run(["verify", "--rules", "classic", "--dir", str(folder)])
+        assert one_line_and_2(status, out, err) and "cannot read" in err
+
+
+def test_mine_at_a_place_it_cannot_write_stops_before_mining(tmp_path, monkeypatch):
+    a_file = tmp_path / "a file"
+    a_file.write_text("")
+    monkeypatch.setattr(puzzles_main, "mine", pytest.fail)  # no mining may start
+    for out in (a_file / "below", a_file, Path("/proc/no-such/place")):
+        status, stdout, err = puzzle_run(["mine", "--rules", "classic", "--out", str(out)])
+        assert one_line_and_2(status, stdout, err) and "cannot write puzzles to" in err
+
+
+def test_a_bad_argument_from_a_shell_is_one_line_with_no_traceback(tmp_path):
+    for args in (["verify", "--dir", str(tmp_path)], ["mine", "--count", "many"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "pyramid_widget.puzzles", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert (done.returncode, done.stdout, done.stderr.count("\n")) == (2, "", 1), done.stderr
+
+
+TOKENS = [
+    "mine", "verify", "--rules", "classic", "strict", "nope", "--count", "--jobs", "--out",
+    "--dir", "--no-verify", "--no-fairness", "0", "1", "2", "-1", "x", "9" * 30, "--bogus", "",
+    "FOLDER", "FILE", "MISSING", "/proc/nowhere",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(words=st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=6)), max_size=8))
+def test_every_puzzle_command_line_ends_in_0_1_or_one_line_and_2(tmp_path_factory, words):
+    """Random command lines, with the mining and the solver's check stood in for (what they
+    do is tested above and in test_puzzles): each ends with a status, never an exception,
+    and bad input is one line on stderr with status 2."""
+    place = tmp_path_factory.mktemp("place")
+    (place / "FOLDER").mkdir()
+    (place / "FILE").write_text("")
+    for preset in PRESETS:
+        (place / "FOLDER" / f"{preset}.jsonl").write_text("")
+    args = [str(place / word) if word in ("FOLDER", "FILE", "MISSING") else word for word in words]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(place)  # a relative --out or --dir stays in here
+        patch.setattr(puzzles_main, "DATA", place / "FOLDER")  # never the package's own data
+        patch.setattr(puzzles_main, "mine", lambda *args, **kwargs: [])
+        patch.setattr(puzzles_main, "_check", lambda puzzles, fairness: 0)
+        status, out, err = puzzle_run(args)
+    event(f"status {status}")
+    assert status in (0, 1, 2)
+    if status == 2:
+        assert one_line_and_2(status, out, err), (args, err)
+    else:
+        assert err == "" or "... deal" in err
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.binary(max_size=40).map(lambda raw: raw.decode("latin-1")),
+            json_values.map(json.dumps),
+            st.builds(
+                lambda key, value: json.dumps({**json.loads(SHIPPED_LINE), key: value}),
+                st.sampled_from(sorted(json.loads(SHIPPED_LINE))),
+                json_values,
+            ),
+            st.just(SHIPPED_LINE),
+            st.integers(1, 3000).map(lambda depth: "[" * depth + "]" * depth),
+        ),
+        max_size=4,
+    ),
+    binary=st.booleans(),
+)
+def test_verify_at_any_file_ends_in_0_1_or_one_line_and_2(tmp_path_factory, lines, binary):
+    """Random puzzle files: random bytes, JSON of any shape, shipped puzzles with a field
+    changed, deep nesting. Each ends with a status, never an exception."""
+    text = "\n".join(lines)
+    content = text.encode("utf-8", "surrogatepass") + b"\xff" * binary
+    folder = _folder(tmp_path_factory.mktemp("verify"), content)
+    status, out, err = puzzle_run(
+        ["verify", "--rules", "classic", "--dir", str(folder), "--no-fairness"]
+    )
+    event(f"status {status}")
+    assert status in (0, 1, 2)
+    if status == 2:
+        assert one_line_and_2(status, out, err), err
+    else:
+        assert err == "" and out.startswith("classic: ")

@@ -155,10 +155,12 @@ def test_the_front_end_tests_absent_values_loosely():
 
 
 def test_the_front_end_keeps_no_copy_of_pythons_tables():
-    """Presets, option labels and help, pass choices, verdict words and titles and the puzzle
-    filters reach the front end in the `catalog` trait, capitalised where they are shown so;
-    the JS must not spell any of them itself, nor capitalise words itself."""
+    """Presets, option labels and help, pass choices, verdict words and titles, the puzzle
+    filters and the Puzzles menus with their counts reach the front end in the `catalog` trait,
+    capitalised where they are shown so; the JS must not spell any of them itself, nor
+    capitalise words itself."""
     from pyramid_widget.view import catalog
+    from pyramid_widget.words import ANY_DIFFICULTY, ANY_THEME
 
     source = (ROOT / "js" / "widget.js").read_text(encoding="utf-8")
     code = re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.DOTALL)  # comments may cite them
@@ -171,10 +173,65 @@ def test_the_front_end_keeps_no_copy_of_pythons_tables():
         *(title for title in tables["verdict_titles"].values() if title != "Won"),
         *(theme[key] for theme in tables["puzzles"]["themes"] for key in ("title", "meaning")),
         *(level[key] for level in tables["puzzles"]["difficulties"] for key in ("id", "label")),
+        *(theme["label"] for menu in tables["puzzles"]["menus"].values() for theme in menu),
+        *(
+            level["label"]
+            for menu in tables["puzzles"]["menus"].values()
+            for theme in menu
+            for level in theme["difficulties"]
+        ),
+        tables["puzzles"]["none"],
+        *(word.split(" (")[0] for word in (ANY_THEME, ANY_DIFFICULTY)),
     ]
     copied = [word for word in words if f'"{word}"' in code or f"`{word}`" in code]
     assert not copied, copied
     assert "toUpperCase" not in code, "words.capitalised is the one capitalising helper"
+
+
+def _js_strings(code: str) -> set[str]:
+    """The JS's string literals, a template literal's text cut at each `${...}`, each stripped of
+    the spaces and punctuation around it."""
+    pieces = re.findall(r'"((?:[^"\\\n]|\\.)*)"', code)
+    for template in re.findall(r"`([^`]*)`", code):
+        pieces += re.split(r"\$\{[^}]*\}", template)
+    return {piece.strip(" :;,.") for piece in pieces}
+
+
+def _sentence_parts_of_words_py() -> set[str]:
+    """Every string of two words or more in words.py (an f-string's text between its
+    placeholders too), stripped as `_js_strings` strips; docstrings left out."""
+    tree = ast.parse((PACKAGE / "words.py").read_text(encoding="utf-8"))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    texts = [
+        node.value.strip(" :;,.")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]  # fmt: skip
+    return {text for text in texts if len(text.split()) >= 2}
+
+
+SHARED_NAMES = {"Pyramid Solitaire", "New deal"}
+"""The widget's name (its own label) and a button that words.py also says in a sentence."""
+
+
+def test_the_front_end_writes_no_sentence_of_words_py():
+    """What the board says after a move, its status line, its piles' and cards' labels, its
+    records, its review's notes and its short messages come in the state or the catalog; the
+    JS writes none of words.py's words itself (card names included)."""
+    from pyramid_widget import words
+
+    strings = _js_strings(_front_end_code())
+    copied = (_sentence_parts_of_words_py() & strings) - SHARED_NAMES
+    assert not copied, copied
+    names = [*words.RANK_NAMES, *words.SUIT_NAMES.values(), *words.RECORD_LABELS.values()]
+    assert not set(names) & strings
+
+
+def test_a_sentence_of_words_py_in_the_front_end_is_caught():
+    """The check above can fail: a narration the JS wrote itself is found."""
+    code = 'text = `Took back ${moveSymbols(move)}`; label = "Waste: empty";'
+    assert {"Took back", "Waste: empty"} <= _sentence_parts_of_words_py() & _js_strings(code)
 
 
 def test_test_modules_share_helpers_instead_of_importing_one_another():
@@ -232,7 +289,9 @@ def test_a_protocol_table_that_differs_from_the_front_end_is_caught(monkeypatch)
 
 
 #: Modules allowed past the size limit, each with its reason.
-LONG_MODULES: dict[str, str] = {}
+LONG_MODULES: dict[str, str] = {
+    "pyramid_widget.words": "the one home of every sentence a player reads (one vocabulary)",
+}
 MAX_LINES = 800
 
 

@@ -6,11 +6,12 @@ import random
 import re
 
 import pytest
-from helpers import random_game
+from helpers import CARD_SYMBOL, random_game
 
 from pyramid_widget import Card, Game, Move, build_layout, hint, solve
 from pyramid_widget.cards import PYRAMID_SIZE
-from pyramid_widget.solver.explain import describe
+from pyramid_widget.solver.explain import describe, in_short
+from pyramid_widget.words import sentence
 
 CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 
@@ -104,7 +105,41 @@ def test_the_reason_explains_what_a_pair_uncovers():
     game = Game.from_layout(layout, "classic")
     game.draw()
     words = describe(game, Move.parse("8c+5h"))
-    assert words == "pair 5♥ with 8♣: it frees Q♦, which then pairs with A♣"
+    assert words == "pair 5♥ with 8♣: it frees Q♦; then Q♦ pairs with A♣"
+
+
+def test_freed_cards_that_pair_together_or_go_alone_are_told_once():
+    # 5h and 8c lie side by side on the 2s and the Js (index 5 is gone): the pair frees both.
+    pair = Game.from_position({0: "Qs", 1: "2s", 2: "Js", 3: "5h", 4: "8c"}, stock=["As"])
+    assert describe(pair, Move.parse("5h+8c")) == (
+        "pair 5♥ with 8♣: it frees 2♠ and J♠; then 2♠ and J♠ pair with each other"
+    )
+    kings = Game.from_position({0: "Qs", 1: "Kh", 2: "Kd", 3: "5h", 4: "8c"}, stock=["As"])
+    assert describe(kings, Move.parse("5h+8c")) == (
+        "pair 5♥ with 8♣: it frees K♥ and K♦; then K♥ and K♦ go alone"
+    )
+    assert in_short(kings, Move.parse("5h+8c")) == "pair 5♥ with 8♣: it frees K♥ and K♦"
+
+
+def test_a_hint_line_leads_with_the_move_and_the_detail_holds_the_figures():
+    """The hint line is the move, one reason and how it stands, with no figure but the cards';
+    what lies behind it (the orders of the unseen cards tried, the solver's moves to the win)
+    is in the detail."""
+    game = Game.deal(1)
+    for fair in (True, False):
+        advice = hint(game, fair=fair, time_limit=0.5)
+        move = Move.parse(advice.move)
+        assert advice.reason.startswith(sentence(in_short(game, move)) + " ")
+        assert not re.search(r"\d", CARD_SYMBOL.sub("", advice.reason)), advice.reason
+        assert len(advice.reason.split()) <= 15 and advice.detail
+    assert re.search(r"^Tried on \d+ orders of the 24 unseen cards: ", hint(game).detail)
+    seeing = hint(game, fair=False, time_limit=2)
+    assert seeing.verdict == "winnable" and seeing.reason.endswith(" It keeps the win.")
+    assert re.fullmatch(r"Seeing every card, the solver finds a win in \d+ moves\.", seeing.detail)
+    lost = hint(Game.deal(3), fair=False)  # classic deal 3 cannot be won
+    assert lost.reason.startswith("This deal cannot be won from here: undo, or play on with ")
+    assert lost.detail.endswith("Seeing every card, the solver finds no win from here.")
+    assert lost.detail.startswith(sentence(describe(Game.deal(3), Move.parse(lost.move))))
 
 
 def test_the_reason_says_where_a_waste_card_comes_from():

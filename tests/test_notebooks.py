@@ -1,56 +1,20 @@
-"""Every notebook runs headless, top to bottom, in a fresh kernel, and says something sensible.
-
-The kernel is the `python3` kernel of the interpreter running the tests, with the checkout first
-on its path; the widget cells run without a browser (the kernel only sends the views' state).
-"""
+"""Every notebook runs headless, top to bottom, in a fresh kernel, and says something sensible
+(`notebook_runs` runs each once per test session)."""
 
 from __future__ import annotations
 
 import ast
 import base64
-import functools
-import os
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from bs4 import BeautifulSoup
+from notebook_runs import NAMES, NOTEBOOKS, execute, run
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
-NAMES = [
-    "play.ipynb",
-    "teaching_pairing_strategy.ipynb",
-    "inspect_state.ipynb",
-    "winnability.ipynb",
-    "puzzles.ipynb",
-    "strategy_lab.ipynb",
-]
+from pyramid_widget import puzzles
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-@pytest.fixture(autouse=True)
-def kernel_imports_this_checkout(monkeypatch) -> None:
-    path = os.environ.get("PYTHONPATH")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), path) if p))
-
-
-def execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    client = NotebookClient(
-        nb,
-        timeout=240,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOKS)}},
-    )
-    client.execute()
-    return nb
-
-
-@functools.cache
-def run(name: str) -> nbformat.NotebookNode:
-    """A notebook run once per test session (the tests only read what it showed)."""
-    return execute(nbformat.read(NOTEBOOKS / name, as_version=4))
 
 
 def text_of(cell: nbformat.NotebookNode) -> str:
@@ -92,13 +56,41 @@ def test_play_notebook_shows_boards_and_plays_from_a_cell() -> None:
         assert name in presets
     assert "share this deal: classic#42" in text_of(cell_with(nb, "share this deal"))
     played = text_of(cell_with(nb, "display(w)"))
-    assert "<Game classic #42" in played and "1 moves" in played
+    assert "<Game classic #42" in played and "1 move>" in played
+
+
+NOTATION = re.compile(r"\b(?:[A2-9TJQK]|10)[cdhs]\b")
+"""A card in notation ("5h", "Ts"): code's way of writing it, not a student's."""
+
+
+def answer_cells(nb: nbformat.NotebookNode) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code" and c.source.startswith("answer")]
+
+
+#: The notebooks the README serves with Voila, which shows their markdown and outputs, not
+#: their code.
+VOILA_NOTEBOOKS = ["play.ipynb"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", VOILA_NOTEBOOKS)
+def test_a_notebook_served_by_voila_says_nothing_about_cells(name: str) -> None:
+    """Words about cells ("run the next cell") would speak of what Voila never shows: they go
+    in a code cell's comment, which Voila hides with the code."""
+    nb = run(name)
+    shown = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    shown += [text_of(c) for c in nb.cells if c.cell_type == "code"]
+    for text in shown:
+        assert not re.search(r"\b(cells?|run)\b", text, re.IGNORECASE), text
 
 
 @pytest.mark.slow
 def test_teaching_notebook_checks_every_default_answer_right_and_finds_the_mistake() -> None:
     nb = run("teaching_pairing_strategy.ipynb")
 
+    answers = answer_cells(nb)  # the students' answers, typed in card symbols, accepted
+    assert len(answers) == 7 and sum("♥" in a or "♣" in a for a in answers) >= 4
+    assert not any(NOTATION.search(answer) for answer in answers), answers
     checks = [text_of(c) for c in nb.cells if c.cell_type == "code" and "right:" in c.source]
     assert len(checks) == 7
     for output in checks:
@@ -115,12 +107,12 @@ def test_teaching_notebook_says_why_a_wrong_answer_is_wrong() -> None:
     """The checks can fail: with every answer wrong, every check says "not quite"."""
     wrong = iter(
         [
-            'answer = ["5h+8c", "Kd", "2c+Jc"]',
+            'answer = ["5♥ + 8♣", "K♦", "2♣ + J♣"]',
             'answer = "yes"',
-            'answer = "5c+8h"',
-            'answer = "7c"',
+            'answer = "5♣+8♥"',
+            'answer = "7♣"',
             'answer = "no"',
-            'answer = "Ah+Qh"',
+            'answer = "a♥ q♥"',
             'answer = "recycle"',
         ]
     )
@@ -171,8 +163,6 @@ def test_winnability_notebook_draws_its_table_and_chart() -> None:
 
 @pytest.mark.slow
 def test_the_teaching_notebook_exported_to_html_shows_every_position_as_a_picture() -> None:
-    from nbconvert import HTMLExporter
-
     nb = run("teaching_pairing_strategy.ipynb")
     shown = [
         cell.source
@@ -181,11 +171,59 @@ def test_the_teaching_notebook_exported_to_html_shows_every_position_as_a_pictur
         if "image/svg+xml" in output.get("data", {})
     ]
     assert len(shown) >= 10  # six lessons, a hint, the marked mistakes, the reviewed game
-    page, _ = HTMLExporter().from_notebook_node(nb)
-    pictures = page.count('<div class="jp-RenderedSVG') + page.count('class="pw-board"')
-    assert pictures >= len(shown) + 1  # the review's own picture beside its table
+    page = export(nb)
+    pictures = pictures_in(page)
+    assert len(pictures) >= len(shown) + 1  # the review's own picture beside its table
     assert "stock [##]" not in page and ".. " * 3 not in page  # no text board left
     assert not re.search(r"\b(?:[A2-9TJQK][cdhs])\b(?![^<]*>)", _words(page))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name",
+    ["teaching_pairing_strategy.ipynb", "puzzles.ipynb", "inspect_state.ipynb", "play.ipynb"],
+)
+def test_every_picture_of_an_exported_notebook_says_what_it_shows(name: str) -> None:
+    """A screen reader reads each picture of the HTML export by its position's own words: an
+    `<img>` by its alt text (the SVG's title and description), an inline SVG by its label."""
+    pictures = pictures_in(export(run(name)))
+    assert pictures
+    for said, words in pictures:
+        assert said == words and words.startswith("Pyramid Solitaire: ")
+
+
+def export(nb: nbformat.NotebookNode) -> str:
+    """The notebook as nbconvert's HTML export (`jupyter nbconvert --to html`) writes it."""
+    from nbconvert import HTMLExporter
+
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    missing = page.count(NO_ALT_TEXT)
+    assert missing == 0, f"{missing} pictures with no alt text of their own"
+    return page
+
+
+#: The alt text nbconvert gives an `<img>` that has none, such as its own `<img>` of an SVG.
+NO_ALT_TEXT = "No description has been provided for this image"
+
+
+def pictures_in(page: str) -> list[tuple[str, str]]:
+    """Every picture in an exported page: the words a screen reader reads for it, and the words
+    its SVG holds for that: an `<img>`'s alt text and the SVG's title and description (the
+    SVG inside an `<img>` is never read), an inline `<svg role="img">`'s label and its title
+    (its description is read from inside it)."""
+    soup = BeautifulSoup(page, "html.parser")
+    pictures = []
+    for img in soup.find_all("img"):
+        kind, _, data = img["src"].partition(",")
+        assert kind == "data:image/svg+xml;base64", img["src"][:60]
+        drawn = BeautifulSoup(base64.b64decode(data).decode(), "html.parser").svg
+        words = f"{drawn.title.get_text()}. {drawn.desc.get_text()}"
+        pictures.append((img.get("alt", ""), words))
+    for drawn in soup.find_all("svg"):
+        said = drawn.get("aria-label", "") if drawn.get("role") == "img" else ""
+        assert drawn.desc.get_text()
+        pictures.append((said, drawn.title.get_text()))
+    return pictures
 
 
 def _words(page: str) -> str:
@@ -221,20 +259,22 @@ def test_the_puzzles_notebook_shows_checks_and_plays_a_worksheet() -> None:
     sheet = cell_with(nb, "sheet = chosen.pick(")
     pictures = [o for o in sheet.outputs if "image/svg+xml" in o.get("data", {})]
     assert len(pictures) == 3 and "Find the one removal that keeps the win." in text_of(sheet)
+    answers = cell_with(nb, "answers = [").source  # typed in card symbols, and accepted
+    assert "♠" in answers and not NOTATION.search(answers)
     checked = text_of(cell_with(nb, "verdict = puzzle.check(answer)"))
     assert checked.count(": right.") == 3 and "not quite" not in checked
     assert shows_widget(cell_with(nb, "w.puzzle(sheet[0])"))
-    assert "Right:" in text_of(cell_with(nb, "w.play(answers[0])"))
+    played = text_of(cell_with(nb, "w.play(answers[0])"))
+    assert "Right! " in played and "Solved 1 of 1 tried, 1 first try" in played
+    themes = text_of(cell_with(nb, "puzzles.counts("))
+    assert all(theme.title in themes for theme in puzzles.THEMES.values())
     answers = cell_with(nb, "puzzle.picture(answer=True)")
     assert text_of(answers).count("keeps the win") == 3 and "can never leave" in text_of(answers)
 
 
 @pytest.mark.slow
 def test_the_strategy_lab_measures_charts_reviews_and_watches_a_strategy() -> None:
-    nb = nbformat.read(NOTEBOOKS / "strategy_lab.ipynb", as_version=4)
-    setup = cell_with(nb, "DEALS = range(1, 1001)")
-    setup.source = setup.source.replace("range(1, 1001)", "range(1, 41)")  # fewer in the suite
-    execute(nb)
+    nb = run("strategy_lab.ipynb")  # on fewer deals (`notebook_runs.FEWER`)
 
     assert "is face down: a player has not seen it" in text_of(cell_with(nb, "view.stock[0]"))
     card = text_of(cell_with(nb, "card = evaluate(mine"))

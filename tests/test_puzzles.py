@@ -168,6 +168,7 @@ def test_themes_and_difficulty_are_present_and_valid():
     spread = SHIPPED.themes()
     lessons = {"uncover-more", "trapped", "keep-waste", "pass-reserve", "kings"}
     assert lessons <= set(spread), f"every lesson's idea is taught somewhere: {spread}"
+    assert set(spread) == set(THEMES), f"every theme a menu could list has puzzles: {spread}"
     for preset in puzzles.SHIPPED:
         assert len(puzzles.load(preset).difficulties()) == 3, f"{preset} has every difficulty"
 
@@ -308,6 +309,20 @@ def test_the_lessons_positions_carry_the_lessons_themes():
     assert "uncover-more" in themes(lesson3)
     assert "keep-waste" in themes(lesson5)
     assert "pass-reserve" in themes(lesson6)
+
+
+def test_why_a_wrong_move_loses_never_names_an_answer():
+    """What a wrong try is told (`Choice.why` of each alternative) says why it loses, never
+    what wins: no answer's move, nor (but in the wrong move itself) all of an answer's cards."""
+    for puzzle in SHIPPED:
+        for wrong in puzzle.alternatives:
+            rest = wrong.why.replace(wrong.text, "")
+            for answer in puzzle.answers:
+                named = [c.symbol for c in Move.parse(answer.move).cards if c.symbol in rest]
+                assert answer.text not in rest and len(named) < len(answer.move.split("+")), (
+                    puzzle.id,
+                    wrong.why,
+                )
 
 
 # ------------------------------------------------------------------ checking a move

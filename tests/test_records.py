@@ -4,15 +4,24 @@ exact over hundreds of random games played through the Python API."""
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import random
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import random_game
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import pyramid_widget
-from pyramid_widget import Card, Game, build_layout
+from pyramid_widget import DECK, Game, Rules
+from pyramid_widget.deals import MAX_DEAL
 from pyramid_widget.records import Outcome, Recorder, Records, summarize
+from pyramid_widget.session import GameSession
+from pyramid_widget.solver import solve
 from pyramid_widget.store import NullStore, Store
 
 PACKAGE = Path(pyramid_widget.__file__).parent
@@ -48,27 +57,19 @@ def clock():
     return FakeClock()
 
 
+@functools.cache
+def _winnable_deal(seed: int, rules: str) -> tuple[int, tuple[str, ...]]:
+    number = seed + 1
+    while not (found := solve(Game.deal(number, rules))).winnable:
+        number += 1
+    return number, found.moves
+
+
 def quick_win(seed: int, rules: str = "classic") -> tuple[Game, list[str]]:
-    """A deal won in 15 moves, and its winning line: a King at the bottom right, 13 pairs
-    taken right to left, row by row (every card is exposed when its turn comes, and no pair
-    holds a card covering its partner), then a King at the apex."""
-    rng = random.Random(seed)
-    pairs = [(Card(v, a), Card(13 - v, b)) for v in range(1, 7) for a in "cdhs" for b in "cdhs"]
-    rng.shuffle(pairs)
-    chosen: list[tuple[Card, Card]] = []
-    for a, b in pairs:
-        if len(chosen) < 13 and not {a, b} & {c for pair in chosen for c in pair}:
-            chosen.append((a, b))
-    first_king, last_king = rng.sample([Card(13, s) for s in "cdhs"], 2)
-    pyramid: list[Card | None] = [None] * 28
-    pyramid[27], pyramid[0] = first_king, last_king
-    for k, (a, b) in enumerate(chosen):
-        pyramid[26 - 2 * k], pyramid[25 - 2 * k] = a, b
-    used = set(pyramid)
-    stock = [card for card in Game.deal(seed + 1).cards if card not in used]
-    layout = build_layout([str(c) for c in pyramid], [str(c) for c in stock])
-    line = [str(first_king), *(f"{a}+{b}" for a, b in chosen), str(last_king)]
-    return Game.from_layout(layout, rules), line
+    """The first winnable numbered deal from `seed + 1` on, and a winning line the solver
+    found: a numbered deal counts for the records (a hand-made deck would be practice)."""
+    number, line = _winnable_deal(seed, rules)
+    return Game.deal(number, rules), list(line)
 
 
 def play_random(game: Game, rng: random.Random, moves: int) -> None:
@@ -79,11 +80,11 @@ def play_random(game: Game, rng: random.Random, moves: int) -> None:
         game.play(rng.choice(legal))
 
 
-def test_quick_win_helper_wins_in_15_moves():
+def test_quick_win_helper_wins_a_numbered_deal():
     game, line = quick_win(3)
     for move in line:
         game.play(move)
-    assert game.is_won and game.move_count == 15
+    assert game.is_won and game.move_count == len(line) and game.deal_number is not None
 
 
 # ---------------------------------------------------------------------- autosave and Continue
@@ -133,7 +134,9 @@ def test_continuing_and_winning_updates_the_same_game(store):
         second.moved()
     assert second.game_id == first.game_id
     records = store.records("classic")
-    assert (records.games, records.wins, records.losses, records.fewest_moves) == (1, 1, 0, 15)
+    assert (records.games, records.wins, records.losses, records.fewest_moves) == (
+        1, 1, 0, len(line)
+    )  # fmt: skip
 
 
 def test_continuing_twice_keeps_the_game_being_played(store):
@@ -169,7 +172,7 @@ def test_a_win_is_recorded_once(store):
     recorder.new_game(Game.deal(2))  # leaving a won game is no loss
     records = store.records("classic")
     assert (records.games, records.wins, records.current_streak, records.fewest_moves) == (
-        1, 1, 1, 15
+        1, 1, 1, len(line)
     )  # fmt: skip
     assert len(store.history()) == 1
 
@@ -283,8 +286,9 @@ def test_the_clock_counts_play_only(store, clock):
         game.play(move)
         recorder.moved()
     clock.tick(30)  # after the win
-    assert recorder.elapsed == pytest.approx(24) and not recorder.clock_running
-    assert store.records("classic").fastest_win == pytest.approx(24)
+    played = 10 + len(line) - 1
+    assert recorder.elapsed == pytest.approx(played) and not recorder.clock_running
+    assert store.records("classic").fastest_win == pytest.approx(played)
 
 
 # ---------------------------------------------------------------------- robustness
@@ -321,7 +325,8 @@ def one_move_from_the_win(rules: str = "classic") -> Game:
 
 
 def win_from_the_start(recorder: Recorder, clock: FakeClock, seed: int, rules: str) -> Game:
-    """Win a deal from its start, a second per move: 14 s from the first move to the 15th."""
+    """Win a numbered deal from its start, a second per move (one second less than its moves
+    from the first move to the last)."""
     game, line = quick_win(seed, rules)
     recorder.new_game(game)
     for move in line:
@@ -363,7 +368,8 @@ def test_a_practice_game_neither_extends_nor_breaks_a_streak(store, clock):
     records = store.records("scored")
     assert (records.games, records.wins, records.losses, records.practice) == (4, 2, 0, 2)
     assert (records.current_streak, records.best_streak) == (2, 2)
-    assert (records.fastest_win, records.fewest_moves) == (14, 15)  # not 0 s, not the lesson
+    fewest = min(first.move_count, second.move_count)  # not the lesson's, nor its 0 s
+    assert (records.fastest_win, records.fewest_moves) == (fewest - 1, fewest)
     assert records.best_score == max(first.score, second.score)
 
 
@@ -379,6 +385,139 @@ def test_summarize_leaves_practice_games_out_of_bests_and_streaks():
     assert records.win_rate == 1.0
     assert (records.current_streak, records.best_streak) == (2, 2)
     assert (records.fastest_win, records.fewest_moves, records.best_score) == (80.0, 40, 300)
+
+
+# ---------------------------------------------------------------------- only numbered deals count
+MEMORY = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+RULES = st.sampled_from(["classic", "scored", "open-stock", "one-recycle", "strict"])
+NUMBERS = st.integers(1, MAX_DEAL)
+
+
+@st.composite
+def dealt(draw) -> tuple[str, str, object]:
+    """A board on a numbered deal (nobody chose its cards): ("dealt", how, what)."""
+    rules, number = draw(RULES), draw(NUMBERS)
+    how = draw(st.sampled_from(["deal=", "number", "deal code", "daily", "random", "game="]))
+    if how == "deal=":
+        return "dealt", how, (rules, number)
+    if how == "game=":  # a numbered deal played on in Python, or continued from its save
+        game = random_game(rules, number, draw(st.integers(0, 30)), draw(st.integers(0, 99)))
+        return "dealt", how, draw(st.sampled_from([game, Game.from_json(game.to_json())]))
+    fields = {
+        "number": {"number": number, "rules": rules},
+        "deal code": {"code": f"{rules}#{number}"},  # a shared id
+        "daily": {"daily": True, "rules": rules},
+        "random": {"rules": rules},
+    }[how]
+    return "dealt", "new", fields
+
+
+@st.composite
+def made(draw) -> tuple[str, str, object]:
+    """A board on a deck someone wrote, or on a position: ("made", how, what)."""
+    rules = draw(RULES)
+    kind = draw(st.sampled_from(["deck", "a numbered deal's deck", "position"]))
+    if kind == "deck":
+        game = Game(draw(st.permutations(DECK)), Rules.parse(rules))
+    elif kind == "a numbered deal's deck":
+        game = Game.from_layout(Game.deal(draw(NUMBERS)).layout, rules)
+    else:  # any position of a numbered deal, its start included, by its code
+        steps = draw(st.integers(0, 30))
+        played = random_game(rules, draw(NUMBERS), steps, draw(st.integers(0, 99)))
+        game = Game.from_code(played.code)
+    how = draw(st.sampled_from(["layout=", "game=", "code", "deal code"]))
+    if how == "layout=":
+        return "made", how, (rules, game.layout)
+    if how == "game=":
+        return "made", how, game
+    return "made", "new", {"code": game.code if how == "code" else game.deal_code}
+
+
+def board_on(source: tuple[str, str, object], db: Path) -> GameSession:
+    _, how, what = source
+    if how == "deal=":
+        return GameSession(what[0], deal=what[1], store=db, threads=False)
+    if how == "layout=":
+        return GameSession(what[0], layout=what[1], store=db, threads=False)
+    if how == "game=":
+        return GameSession(game=what, store=db, threads=False)
+    session = GameSession(store=db, threads=False)
+    session.new_deal(**what)
+    return session
+
+
+@settings(max_examples=200, deadline=None)
+@given(source=st.one_of(dealt(), made()))
+def test_only_numbered_deals_count_and_any_deck_or_position_is_practice(source):
+    counts = source[0] == "dealt"
+    with tempfile.TemporaryDirectory(dir=MEMORY) as folder:
+        session = board_on(source, Path(folder) / "records.sqlite3")
+        try:
+            game = session.game
+            assert session.board.recorder.practice is not counts
+            legal = game.legal_moves()
+            assume(legal)
+            session.play(legal[0])
+            session.new_deal(7, rules="classic")  # leaves it: given up, unless that move won
+            records = session.records(game.rules)
+            [entry] = session.history()
+        finally:
+            session.close()
+    assert records.games == 1 and entry.practice is not counts
+    assert (records.wins + records.losses, records.practice) == (int(counts), int(not counts))
+    if not counts:  # no best, no streak
+        assert (records.fewest_moves, records.fastest_win, records.best_streak) == (None, None, 0)
+
+
+def test_a_deck_or_a_position_saved_straight_to_the_store_is_practice(store):
+    deck = Game.from_layout(Game.deal(42).layout)  # deal 42's cards, written out
+    start = Game.from_code(Game.deal(42).code)  # deal 42's start, by its position code
+    for number, game in enumerate([deck, start, Game.deal(42)]):
+        game.draw()
+        assert store.save(f"g{number}", game, 1.0, practice=False)
+        assert store.give_up(f"g{number}")
+    records = store.records("classic")
+    assert (records.games, records.losses, records.practice) == (3, 1, 2)
+    assert [entry.practice for entry in store.history()] == [False, True, True]
+
+
+def test_a_practice_game_continued_stays_practice(store):
+    game = Game.deal(8)
+    first = Recorder(store, game)
+    game.draw()
+    first.moved()
+    first.mark_practice()  # its review was opened
+    later = Recorder(store, Game.deal(9))
+    continued = later.continue_saved()
+    assert later.practice  # and the board says the game is practice
+    continued.draw()
+    later.moved()
+    later.new_game(Game.deal(10))
+    records = store.records("classic")
+    assert (records.games, records.losses, records.practice) == (1, 0, 1)
+
+
+def test_rows_of_decks_written_as_counting_are_read_as_practice(store):
+    """A row with no deal number is practice, whatever its practice column says (a version
+    that counted hand-made decks wrote 0): in the records, the history and when continued."""
+    won = Game.from_layout(Game.deal(1).layout)  # deal 1's cards, written out
+    while not won.is_won:  # deal 1 is won by always playing the first legal move
+        won.play(won.legal_moves()[0])
+    deck = Game.from_layout(Game.deal(5).layout)
+    deck.draw()
+    store.save("won", won, 1.0, result="won")
+    store.save("open", deck, 2.0)
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE games SET practice = 0")
+    conn.close()
+    records = store.records("classic")
+    assert (records.games, records.wins, records.practice, records.fewest_moves) == (
+        1, 0, 1, None
+    )  # fmt: skip
+    assert store.history()[0].practice
+    recorder = Recorder(store, Game.deal(1))
+    recorder.continue_saved()
+    assert recorder.game_id == "open" and recorder.practice
 
 
 # ---------------------------------------------------------------------- layering
@@ -452,10 +591,12 @@ def test_records_stay_exact_over_hundreds_of_random_games(store, clock):
         start = None
         if kind == "win":
             for move in line:
-                if rng.random() < 0.2 and game.stock_count:
+                if rng.random() < 0.2 and game.stock_count:  # a draw taken back: both saved
                     game.draw()
                     recorder.moved()
                     start = clock.now if start is None else start
+                    game.undo()
+                    recorder.moved()
                 game.play(move)
                 recorder.moved()
                 start = clock.now if start is None else start

@@ -12,14 +12,18 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import random
 from collections.abc import Iterator
 
 import pytest
-from helpers import reference_decks
+from helpers import random_game, reference_decks
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from pyramid_widget import Card, Game, build_layout
+from pyramid_widget import Card, Game, build_layout, words
 from pyramid_widget.review import MoveReview, Review, review
 from pyramid_widget.solver import hint, solve
+from pyramid_widget.view import review_view
 
 
 def numbered(rules: str, status: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
@@ -359,3 +363,44 @@ def test_the_review_shows_as_a_table_and_as_plain_rows() -> None:
     with pytest.raises(ValueError):
         result.game_at(len(result) + 1)
     assert result.game_at(0).move_count == 0 and result.game_at(0).can_redo
+    # The board's review panel: the same note, and each row's button says what it shows.
+    shown = review_view(result)
+    decisive = shown["rows"][mistake - 1]
+    assert decisive["note"] == words.slipped_away(result.better_text)
+    assert [row["note"] for row in shown["rows"]].count(None) == len(result) - 1
+    assert (
+        decisive["step_label"] == f"Show the board before move {mistake}, {decisive['move_text']}"
+    )
+    assert shown["columns"] == ["#", "Move", "Before", "After", "Fair hint", "Note"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(["classic", "open-stock", "one-recycle"]),
+    deal=st.integers(1, 10_000),
+    steps=st.integers(0, 80),
+    then=st.integers(1, 6),
+    seed=st.integers(0, 2**16),
+)
+def test_a_game_begun_from_any_position_code_is_reviewed(rules, deal, steps, then, seed):
+    """A game begun mid-game, a later pass included (its whole stock seen), replays from its
+    start knowing what it knew there, and its review reads it through."""
+    start = random_game(rules, deal, steps, seed)
+    game = Game.from_code(start.code)
+    assert game.start_seen == start.seen  # the code carries what had been seen
+    rng = random.Random(seed)
+    for _ in range(then):
+        if game.legal_moves():
+            game.play(rng.choice(game.legal_moves()))
+    reviewed = review(game, time_limit=0.2, hints=False)
+    assert len(reviewed.steps) == len(game.history)
+
+
+def test_the_issues_pass_two_game_is_reviewed() -> None:
+    played = Game.deal(1)
+    for _ in range(24):
+        played.draw()
+    played.recycle()
+    game = Game.from_code(played.code)
+    game.draw()
+    assert game.start.pass_number == 2 and len(review(game).steps) == 1

@@ -42,7 +42,7 @@ def test_the_six_pairs_make_13_and_suits_never_matter(a, b):
 
 def test_two_cards_that_do_not_make_13_are_refused():
     game = game_with({21: "5h", 22: "9c"})
-    assert refusal(game, "5h+9c") == "those two do not add up to 13"
+    assert refusal(game, "5h+9c") == "5♥ and 9♣ make 14, not 13"
 
 
 def test_bottom_row_is_exposed_at_the_start_and_nothing_else():

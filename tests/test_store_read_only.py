@@ -27,6 +27,8 @@ from helpers import won_game
 from pyramid_widget import Game
 from pyramid_widget.records import Recorder
 from pyramid_widget.store import NullStore, Store, StoreError, open_store
+from pyramid_widget.widget import PyramidWidget
+from pyramid_widget.words import SAVING_OFF
 
 NOBODY = 65534
 
@@ -207,3 +209,73 @@ def test_a_database_that_cannot_be_written_opens_read_only_with_one_warning(
     assert all("cannot be written" in w and "saving is off" in w for w in seen["warnings"])
     assert {name: digest(folder / name) for name in before} == before  # every file as it was
     assert stat.S_IMODE(folder.stat().st_mode) == folder_mode
+
+
+# ---------------------------------------------------------------------- found unreadable
+def play_to_the_win(widget: PyramidWidget) -> None:
+    """Deal 1 on `widget`, played to the win by always taking the first legal move."""
+    widget.new_deal(1)
+    while not widget.game.is_won:
+        widget.play(widget.game.legal_moves()[0])
+
+
+@pytest.mark.parametrize("folder_mode", [0o755, 0o777], ids=["folder-theirs", "folder-shared"])
+def test_a_database_this_user_cannot_read_leaves_the_board_playing_without_saving(
+    shared_folder, folder_mode
+):
+    """Another user's records file, mode 600 (mode 000 when the suite is not root: the owner
+    then cannot read it either): the board warns once and plays on with saving off."""
+    folder = shared_folder / "db"
+    folder.mkdir()
+    path = folder / "records.sqlite3"
+    fill(path)
+    path.chmod(0o600 if os.geteuid() == 0 else 0o000)
+    folder.chmod(folder_mode)
+    before = {made.name: digest(made) for made in folder.iterdir() if made.is_file()}
+    play_to_the_win(PyramidWidget(store=None))  # what a board imports, imported as root
+
+    def check() -> dict:
+        try:
+            open(path, "rb").close()
+            readable = True
+        except PermissionError:
+            readable = False
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            widget = PyramidWidget(store=path)
+            play_to_the_win(widget)
+            widget.new_deal(2)
+            widget.draw()
+            widget.new_deal(3)  # giving a game up: nothing to write either
+            shown = widget.state["records"]
+            store = widget.store
+            widget.close()
+        return {
+            "readable": readable,
+            "uid": os.geteuid(),
+            "warnings": [str(w.message) for w in caught],
+            "null": isinstance(store, NullStore),
+            "saving": shown["saving"],
+            "games": shown["games"],
+            "saving off said": SAVING_OFF in shown["notes"],
+        }
+
+    seen = as_a_user_who_cannot_write(check)
+    assert not seen["readable"] and seen["uid"] != 0  # the operating system refuses, for real
+    assert len(seen["warnings"]) == 1, seen["warnings"]
+    assert "cannot be read by this user" in seen["warnings"][0]
+    assert "will not be saved" in seen["warnings"][0]
+    assert seen["null"] and not seen["saving"] and seen["games"] == 0
+    assert seen["saving off said"]
+    assert {name: digest(folder / name) for name in before} == before  # every file as it was
+
+
+def test_a_folder_at_the_path_leaves_the_board_playing_without_saving(tmp_path):
+    path = tmp_path / "records.sqlite3"
+    path.mkdir()
+    with pytest.warns(RuntimeWarning, match="is a folder.*will not be saved"):
+        widget = PyramidWidget(store=path)
+    play_to_the_win(widget)
+    assert not widget.store.saving and widget.state["records"]["games"] == 0
+    assert path.is_dir() and not any(path.iterdir())
+    widget.close()

@@ -23,11 +23,12 @@ from hypothesis import strategies as st
 from pyramid_widget import DECK, Card, Game, IllegalMove, Move, deal_winnable, hint, intents, solve
 from pyramid_widget import review as review_game
 from pyramid_widget.__main__ import main
-from pyramid_widget.intents import Desk
+from pyramid_widget.intents import Desk, Inbox
 from pyramid_widget.position import Position
 from pyramid_widget.rules import PRESETS
 from pyramid_widget.session import GameSession
 from pyramid_widget.solver import winnability
+from pyramid_widget.words import ANSWERED
 
 RULES = [*PRESETS, "classic,passes=1", "classic,passes=unlimited", "scored,win=deck"]
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -321,7 +322,7 @@ def _but_puzzle_feedback(state: dict) -> dict:
     wrong tries: the one thing a refused move is meant to change)."""
     if state["puzzle"] is None:
         return state
-    puzzle = {**state["puzzle"], "said": None, "said_kind": None, "score": None}
+    puzzle = {**state["puzzle"], "said": None, "said_kind": None, "score": None, "tally": None}
     return {**state, "version": None, "puzzle": puzzle}
 
 
@@ -339,6 +340,48 @@ def test_an_intent_delivered_three_times_is_applied_once():
     too_old = desk.handle(dict(draw))  # long forgotten, yet still not applied again
     assert not too_old["ok"] and "answered long ago" in too_old["reason"]
     assert session.moves == ["draw", "draw"]
+
+
+def test_a_view_is_not_forgotten_while_others_speak():
+    """A draw re-sent by a view after 40 other views have spoken is not applied again."""
+    session = GameSession("classic", deal=3, store=None, threads=False)
+    desk = Desk(session)
+    draw = {"type": "intent", "seq": 1, "view": "first", "version": 1, "action": "draw"}
+    assert desk.handle(dict(draw))["ok"]
+    for n in range(40):
+        desk.handle({**draw, "view": f"other{n}", "action": "dismiss"})
+    again = desk.handle(dict(draw))
+    assert not again["ok"] and again["reason"] == ANSWERED and session.moves == ["draw"]
+
+
+@pytest.mark.parametrize("seq", [2**53, 2**64, -1])
+def test_a_sequence_number_javascript_cannot_count_is_refused_and_locks_nobody_out(seq):
+    session = GameSession("classic", deal=3, store=None, threads=False)
+    desk = Desk(session)
+    draw = {"type": "intent", "view": "v", "version": 1, "action": "draw"}
+    assert not desk.handle({**draw, "seq": seq})["ok"] and session.moves == []
+    assert desk.handle({**draw, "seq": 2**53 - 1})["ok"] and session.moves == ["draw"]
+    assert desk.handle({**draw, "seq": 5, "view": "w"})["ok"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    views=st.integers(1, 6),
+    size=st.sampled_from([10, 10_000, 1_000_000]),
+    count=st.integers(1, 80),
+)
+def test_the_inbox_keeps_at_most_a_megabyte_of_answers(views, size, count):
+    session = GameSession("classic", deal=3, store=None, threads=False)
+    desk = Desk(session)
+    for seq in range(1, count + 1):
+        for view in range(views):
+            message = {"type": "intent", "seq": seq, "view": f"v{view}", "action": "rules"}
+            assert not desk.handle({**message, "name": "x" * size})["ok"]
+    assert desk.inbox._bytes <= Inbox.BYTES
+    kept = sum(
+        len(json.dumps(answer)) for acks in desk.inbox._acks.values() for answer, _ in acks.values()
+    )
+    assert kept == desk.inbox._bytes
 
 
 # ------------------------------------------------------------------ time limits

@@ -41,6 +41,7 @@ def test_a_king_goes_with_one_tap(widget, front):
         "view": "v1",
         "ok": True,
         "reason": None,
+        "said": None,
         "move": "Kc",
     }
     assert widget.moves == ["Kc"] and status(widget, 21) == "removed"
@@ -60,7 +61,8 @@ def test_a_pair_goes_and_the_log_and_every_view_follow(widget, front):
 def test_a_refused_pair_says_why_and_changes_nothing(widget, front):
     before = copy.deepcopy(widget.state)
     ack = front.intent("pair", cards=["Jh", "3c"])
-    assert not ack["ok"] and ack["reason"] == "those two do not add up to 13"
+    assert not ack["ok"] and ack["reason"] == "3♣ and J♥ make 14, not 13"
+    assert ack["said"] == "3♣ and J♥ make 14, not 13."
     assert ack["move"] is None
     assert widget.state == before and widget.moves == []
 
@@ -69,7 +71,7 @@ def test_a_refused_pair_says_why_and_changes_nothing(widget, front):
     ("action", "fields", "reason"),
     [
         ("tap", {"target": "Th"}, "that card is still covered"),
-        ("tap", {"target": "Jh", "selected": "3c"}, "those two do not add up to 13"),
+        ("tap", {"target": "Jh", "selected": "3c"}, "3♣ and J♥ make 14, not 13"),
         ("tap", {"target": "waste", "face": "empty"}, "the waste is empty"),
         ("tap", {"target": "Qd"}, "that card is not in play"),  # unseen, deep in the stock
         ("pair", {"cards": ["Th", "3h"]}, "that card is still covered"),
@@ -322,7 +324,7 @@ def test_widget_state_trait_names_no_unseen_card_after_python_calls():
 def test_python_calls_play_and_raise_the_engines_reason(widget):
     assert str(widget.play("Kc")) == "Kc"
     before = copy.deepcopy(widget.state)
-    with pytest.raises(IllegalMove, match="those two do not add up to 13"):
+    with pytest.raises(IllegalMove, match="3♣ and J♥ make 14, not 13"):
         widget.play("Jh+3c")
     assert widget.state == before
     widget.draw()
@@ -415,3 +417,26 @@ def test_constructor_choices():
 def test_the_front_end_ships_with_the_widget():
     assert "export default" in str(PyramidWidget._esm)
     assert ".pw-root" in str(PyramidWidget._css)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [{"moves": ["Kc", "Qh+Ad"]}, {"state": {"status": {"moves": 99}}}, {"catalog": {}}],
+)
+def test_a_view_that_writes_pythons_traits_changes_nothing_and_gets_the_truth_back(written):
+    widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    widget.play("Kc")
+    before = {name: copy.deepcopy(getattr(widget, name)) for name in ("state", "moves", "catalog")}
+    sent: list[dict] = []
+    widget._send = lambda msg, buffers=None: sent.append(msg)
+    widget.set_state(written)  # what the comm does with a view's update
+    assert {name: getattr(widget, name) for name in before} == before
+    [name] = written
+    updates = [msg["state"] for msg in sent if msg.get("method") == "update"]
+    assert updates and updates[-1][name] == json.loads(json.dumps(before[name]))
+
+
+def test_a_view_may_still_say_what_it_drew():
+    widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    widget.set_state({"drawn": 3, "moves": ["Kc"]})
+    assert widget.drawn == 3 and widget.moves == []

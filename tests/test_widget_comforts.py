@@ -132,6 +132,7 @@ def test_a_hint_thinks_off_the_main_thread_and_shows_when_it_is_ready(slow_solve
         "kind": "king",
         "verdict": "winnable",
         "reason": "try Kc",
+        "detail": "",
         "chance": 0.75,
         "looks_lost": False,
     }
@@ -177,7 +178,7 @@ def test_a_failing_solver_is_reported_on_the_board(monkeypatch, capsys):
     widget = PyramidWidget(rules="open-stock", layout=LAYOUT)
     Front(widget).intent("hint")
     wait_for(lambda: widget.state["hint"] != CHECKING)
-    assert widget.state["hint"] == {"status": "failed", "reason": "no hint: out of memory"}
+    assert widget.state["hint"] == {"status": "failed", "reason": "No hint: out of memory."}
     assert "RuntimeError" in capsys.readouterr().err
 
 

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from helpers import LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
+from helpers import DEAL, DEAL_SOLUTION, LAYOUT, SOLUTION, FakeTime, Front, cards_named, wait_for
 
 from pyramid_widget import Game, IllegalMove, Move, Review
 from pyramid_widget.session import GameSession
@@ -33,6 +33,7 @@ from pyramid_widget.words import (
 review_mode = importlib.import_module("pyramid_widget.review_mode")
 
 PLAYED = [str(Move.parse(move)) for move in SOLUTION]  # as the log writes them
+DEAL_PLAYED = [str(Move.parse(move)) for move in DEAL_SOLUTION]
 
 # Move 16 of this game (2s+Jc) loses a winnable open-stock deal (2s+Jh keeps it); then the
 # first legal move is played until no move is left (46 moves in all).
@@ -126,7 +127,7 @@ def test_continue_saved_from_code_continues_the_saved_game_or_says_there_is_none
 
 
 def test_playing_on_instead_of_continuing_gives_the_saved_game_up_as_in_000(db):
-    first = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    first = PyramidWidget("open-stock", deal=DEAL, store=db)
     first.play("Kc")
     first.close()
     second = PyramidWidget("open-stock", deal=3, store=db)
@@ -164,13 +165,13 @@ def test_the_records_database_follows_the_environment_and_store_none_saves_nothi
 
 
 def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_time):
-    widget = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    widget = PyramidWidget("open-stock", deal=DEAL, store=db)
     records = widget.state["records"]
     assert (records["games"], records["win_rate"], records["saving"]) == (0, None, True)
     widget.play("Kc")
     widget.restart()  # a begun deal given up: a loss
     assert widget.state["records"]["losses"] == 1
-    for move in SOLUTION:
+    for move in DEAL_SOLUTION:
         widget.play(move)
         fake_time.now += 2
     assert widget.state["records"] == {
@@ -181,30 +182,42 @@ def test_records_in_the_state_and_from_python_after_wins_and_losses(db, fake_tim
         "practice": 0,
         "current_streak": 1,
         "best_streak": 1,
-        "fastest_win": 96,
-        "fewest_moves": 49,
+        "fastest_win": 110,
+        "fewest_moves": 56,
         "best_score": None,
         "win_rate": 0.5,
         "saving": True,
+        "title": "Records: open-stock",
+        "items": widget.state["records"]["items"],
         "notes": widget.state["records"]["notes"],
     }
     assert widget.records().to_dict() == {
-        k: v for k, v in widget.state["records"].items() if k not in ("saving", "notes")
+        k: v
+        for k, v in widget.state["records"].items()
+        if k not in ("saving", "title", "items", "notes")
+    }
+    # The panel's records in words: a rate, a time, and no best score under unscored rules.
+    shown = {item["label"]: item["value"] for item in widget.state["records"]["items"]}
+    assert shown == {
+        "Games": "2",
+        "Wins": "1",
+        "Losses": "1",
+        "Win rate": "50%",
+        "Current streak": "1",
+        "Best streak": "1",
+        "Fastest win": "1:50",
+        "Fewest moves": "56",
     }
     # The panel says what counts, and which game the loss was.
     notes = widget.state["records"]["notes"]
     assert notes[0].startswith("A game counts once it is won or given up.")
-    assert any(
-        note.startswith("Latest losses: a chosen layout, left after 1 move") for note in notes
-    )
+    assert any(note.startswith(f"Latest losses: deal {DEAL}, left after 1 move") for note in notes)
     assert widget.records("classic").games == 0
     widget.new_deal(5)  # nothing played in the won deal after the win: no loss
     assert widget.state["records"]["games"] == 2
     finished = widget.history()
-    assert [(entry.result, entry.move_count) for entry in finished] == [("won", 49), ("lost", 1)]
-    assert (
-        list(finished[0].moves) == PLAYED and finished[0].layout == Game.from_layout(LAYOUT).layout
-    )
+    assert [(entry.result, entry.move_count) for entry in finished] == [("won", 56), ("lost", 1)]
+    assert list(finished[0].moves) == DEAL_PLAYED and finished[0].deal_number == DEAL
 
 
 # ------------------------------------------------------------------ the review
@@ -279,8 +292,8 @@ def test_review_waits_until_the_game_is_over_or_every_card_was_seen(db):
 
 
 def test_review_from_python_returns_the_review_and_shows_it_and_a_win_stays_won(db, fake_time):
-    widget = PyramidWidget("open-stock", layout=LAYOUT, store=db)
-    for move in SOLUTION:
+    widget = PyramidWidget("open-stock", deal=DEAL, store=db)
+    for move in DEAL_SOLUTION:
         widget.play(move)
         fake_time.now += 1
     widget.undo()  # the review covers the whole game, redo moves included
@@ -288,12 +301,12 @@ def test_review_from_python_returns_the_review_and_shows_it_and_a_win_stays_won(
     result = widget.review()
 
     assert isinstance(result, Review) and result.outcome == "won"
-    assert len(result) == 49 and result.mistake is None
-    assert "Won in 49 moves" in result._repr_html_()
+    assert len(result) == 56 and result.mistake is None
+    assert "Won in 56 moves" in result._repr_html_()
     assert widget.state["review"]["summary"] == result.summary
     Front(widget).intent("review_step", moves=10)
     fake_time.now += 100
-    assert widget.moves == PLAYED[:10] and widget.elapsed == 48  # the clock stays stopped
+    assert widget.moves == DEAL_PLAYED[:10] and widget.elapsed == 55  # the clock stays stopped
     assert widget.records().wins == 1 and widget.records().losses == 0
 
 
@@ -321,9 +334,10 @@ def test_the_board_plays_on_while_a_review_thinks_and_a_stale_review_is_dropped(
     front = Front(widget)
     for move in SOLUTION:
         widget.play(move)
+    moved = widget.state["position_version"]
     assert front.intent("review")["ok"]
     assert widget.state["review"] == REVIEWING
-    assert widget.state["position_version"] == widget.state["version"] - 1  # not a move
+    assert widget.state["position_version"] == moved  # not a move
     assert front.intent("review")["ok"] and widget.state["review"] == REVIEWING  # once
     slow_review.release.set()
     wait_for(lambda: widget.state["review"] != REVIEWING)
@@ -345,6 +359,25 @@ def test_the_board_plays_on_while_a_review_thinks_and_a_stale_review_is_dropped(
     assert widget.state["review"] is None and widget.game.deal_number == 4
 
 
+def test_asking_for_the_review_again_and_again_runs_one_review_at_a_time(slow_review):
+    """200 review / review_close pairs while a review is being made start no second one; the
+    last one asked for is shown, once it is ready."""
+    widget = PyramidWidget("open-stock", layout=LAYOUT, store=None)
+    front = Front(widget)
+    for move in SOLUTION:
+        widget.play(move)
+    running = []
+    for _ in range(200):
+        assert front.intent("review")["ok"] and front.intent("review_close")["ok"]
+        running.append(sum(t.name == "pyramid-review" for t in threading.enumerate()))
+    assert max(running) == 1
+    assert front.intent("review")["ok"]
+    slow_review.release.set()
+    wait_for(lambda: widget.state["review"] != REVIEWING)
+    assert widget.state["review"]["rows"][-1]["after"] == "won"
+    wait_for(lambda: not any(t.name == "pyramid-review" for t in threading.enumerate()))
+
+
 def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
     def broken(game, **kwargs):
         raise RuntimeError("solver exploded")
@@ -355,7 +388,7 @@ def test_a_failing_review_is_reported_on_the_board(monkeypatch, capsys):
         widget.play(move)
     Front(widget).intent("review")
     wait_for(lambda: widget.state["review"] != REVIEWING)
-    assert widget.state["review"] == {"status": "failed", "reason": "no review: solver exploded"}
+    assert widget.state["review"] == {"status": "failed", "reason": "No review: solver exploded."}
     assert "RuntimeError" in capsys.readouterr().err
     assert Front(widget).intent("review_close")["ok"] and widget.state["review"] is None
 
@@ -380,12 +413,12 @@ def test_malformed_review_steps_change_nothing(message, reason):
 def test_boards_replaced_before_their_first_move_count_nothing(db):
     """Re-running a notebook's cells makes new boards; one left before its first move is no
     game at all, and a game left after a move is one loss, said so in the notes."""
-    started = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    started = PyramidWidget("open-stock", deal=DEAL, store=db)
     started.play("Kc")
     started.close()
     for _ in range(3):  # three boards shown and replaced, nothing played on them
-        PyramidWidget("open-stock", layout=LAYOUT, store=db).close()
-    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+        PyramidWidget("open-stock", deal=DEAL, store=db).close()
+    board = PyramidWidget("open-stock", deal=DEAL, store=db)
     assert board.records().games == 0  # the saved game is still on offer, not lost
     board.play("Kh")  # a first move on another deal gives the offered game up
     records = board.state["records"]
@@ -395,7 +428,7 @@ def test_boards_replaced_before_their_first_move_count_nothing(db):
 
 # ------------------------------------------------------------------ giving up asks first
 def test_leaving_a_game_that_counts_asks_first_and_gives_it_up_only_when_told(db):
-    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    board = PyramidWidget("open-stock", deal=DEAL, store=db)
     front = Front(board)
     assert board.state["at_stake"] == {"restart": False, "deal": False}  # nothing played yet
     board.play("Kc")
@@ -423,7 +456,7 @@ def test_nothing_asks_when_nothing_would_be_lost(db):
 
 
 def test_a_cell_leaves_without_asking_and_the_loss_counts(db):
-    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+    board = PyramidWidget("open-stock", deal=DEAL, store=db)
     board.play("Kc")
     board.new_deal(5)  # the caller decided
     assert board.records().losses == 1 and board.game.deal_number == 5
@@ -456,15 +489,47 @@ def test_a_deal_lost_from_the_start_says_so_once_over_and_offers_a_new_deal():
     assert session.state["hint"]["reason"] == LOST_HINT
 
 
-def test_a_win_after_the_review_opened_counts_as_practice_and_the_end_panel_says_so(db):
-    board = PyramidWidget("open-stock", layout=LAYOUT, store=db)
+def test_a_hand_made_deck_by_its_code_is_practice_and_only_numbered_deals_count(db, fake_time):
+    """A deck made easy, won three times from its code, sets no best and no streak; the
+    numbered deal by its shared code does."""
+    board = PyramidWidget("open-stock", store=db)
     front = Front(board)
-    for move in SOLUTION[:-1]:
+    deck = Game.from_layout(LAYOUT, "open-stock")
+    for code in (deck.code, deck.deal_code, deck.code):
+        assert front.intent("new", code=code)["ok"]
+        for move in SOLUTION:
+            board.play(move)
+            fake_time.now += 1
+        assert board.game.is_won and PRACTICE in board.state["notice"]["lines"]
+    front.intent("new", code=deck.code)
+    board.play("Kc")
+    assert front.intent("new", code=f"open-stock#{DEAL}", give_up=True)["ok"]  # a practice loss
+    records = board.state["records"]
+    assert (records["games"], records["wins"], records["losses"], records["practice"]) == (
+        4, 0, 0, 4
+    )  # fmt: skip
+    assert (records["fewest_moves"], records["best_streak"], records["win_rate"]) == (None, 0, None)
+    assert not any(note.startswith("Latest losses") for note in records["notes"])
+
+    for move in DEAL_SOLUTION:
+        board.play(move)
+        fake_time.now += 1
+    records = board.records()
+    assert (records.wins, records.practice, records.fewest_moves, records.best_streak) == (
+        1, 4, len(DEAL_SOLUTION), 1
+    )  # fmt: skip
+    assert PRACTICE not in board.state["notice"]["lines"]
+
+
+def test_a_win_after_the_review_opened_counts_as_practice_and_the_end_panel_says_so(db):
+    board = PyramidWidget("open-stock", deal=DEAL, store=db)
+    front = Front(board)
+    for move in DEAL_SOLUTION[:-1]:
         board.play(move)
     assert board.game.all_seen  # the review may open: every card has been seen
     board.review()
-    assert front.intent("review_step", moves=len(SOLUTION) - 3)["ok"]  # rewound from it
-    for move in SOLUTION[-3:]:
+    assert front.intent("review_step", moves=len(DEAL_SOLUTION) - 3)["ok"]  # rewound from it
+    for move in DEAL_SOLUTION[-3:]:
         board.play(move)
     assert board.game.is_won
     records = board.records()

@@ -7,7 +7,8 @@ cards lie in), has a stable id, the themes it teaches (`THEMES`) and a measured 
 (`rating`).
 
 - `load(rules, theme, difficulty)`: the shipped set (at least 200 per preset), as a
-  `PuzzleSet` with a stable order, `next` and `previous`.
+  `PuzzleSet` with a stable order, `next` and `previous`; `counts(preset)`: how many each
+  theme and difficulty holds.
 - `Puzzle.game()`: a game at the position; `Puzzle.check(move)`: right or wrong, and why.
 - `mine(deals, rules, executor=...)`: more puzzles on demand, on any executor.
 - ``python -m pyramid_widget.puzzles mine`` remakes the shipped set (and prints how fast);
@@ -22,7 +23,7 @@ cards lie in), has a stable id, the themes it teaches (`THEMES`) and a measured 
 
 from __future__ import annotations
 
-from .collection import SHIPPED, PuzzleSet, load, read_puzzles, write_puzzles
+from .collection import SHIPPED, PuzzleSet, counts, load, read_puzzles, write_puzzles
 from .mining import DealMined, DealTask, MineOptions, mine, mine_deal
 from .puzzle import Choice, Puzzle, Verdict, puzzle_id
 from .rating import DIFFICULTIES, Measures
@@ -41,6 +42,7 @@ __all__ = [
     "PuzzleSet",
     "Theme",
     "Verdict",
+    "counts",
     "load",
     "mine",
     "mine_deal",

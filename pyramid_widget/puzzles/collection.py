@@ -17,6 +17,7 @@ from typing import overload
 
 from ..deals import splitmix64
 from ..rules import PRESETS, Rules
+from ..words import quoted
 from .puzzle import Puzzle
 from .rating import DIFFICULTIES
 from .themes import THEMES
@@ -65,7 +66,7 @@ class PuzzleSet(Sequence[Puzzle]):
         try:
             return self._puzzles[self._at[puzzle_id]]
         except (KeyError, TypeError):
-            raise KeyError(f"no puzzle {puzzle_id!r} in this set") from None
+            raise KeyError(f"no puzzle {quoted(puzzle_id)} in this set") from None
 
     def index(self, puzzle: Puzzle | str, *args: int) -> int:  # type: ignore[override]
         """Where a puzzle (or an id) stands in the order."""
@@ -112,7 +113,7 @@ class PuzzleSet(Sequence[Puzzle]):
         (5, True)
         """
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"count must be a whole number from 0 up, not {count!r}")
+            raise ValueError(f"count must be a whole number from 0 up, not {quoted(count)}")
         places = list(range(len(self)))
         numbers = splitmix64(seed)
         for i in range(len(places) - 1, 0, -1):
@@ -140,10 +141,14 @@ class PuzzleSet(Sequence[Puzzle]):
 def _chosen(what: str, value: str | Iterable[str] | None, known: tuple[str, ...]) -> set | None:
     if value is None:
         return None
+    if not isinstance(value, str | Iterable):
+        raise ValueError(f"{what} must be a name or names, not {quoted(value)}")
     chosen = {value} if isinstance(value, str) else set(value)
     strangers = sorted(str(item) for item in chosen - set(known))
     if strangers or not chosen:
-        raise ValueError(f"unknown {what} {', '.join(strangers)!r}; known: {', '.join(known)}")
+        raise ValueError(
+            f"unknown {what} {quoted(', '.join(strangers))}; known: {', '.join(known)}"
+        )
     return chosen
 
 
@@ -153,8 +158,12 @@ def order(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
 
 
 def read_puzzles(path: Path | str) -> list[Puzzle]:
-    """The puzzles of a JSON-lines file; ValueError naming the file and line of a bad one."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """The puzzles of a JSON-lines file; ValueError naming the file (and the line) of a bad
+    one, OSError when it cannot be read."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a puzzle file (not UTF-8 text)") from None
     return _parse(lines, str(path))
 
 
@@ -171,7 +180,7 @@ def _parse(lines: list[str], where: str) -> list[Puzzle]:
             continue
         try:
             puzzles.append(Puzzle.from_dict(json.loads(line)))
-        except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        except (ValueError, TypeError, RecursionError) as error:  # a damaged record
             raise ValueError(f"{where}, line {n}: {error}") from None
     return puzzles
 
@@ -180,11 +189,45 @@ def _parse(lines: list[str], where: str) -> list[Puzzle]:
 def shipped(preset: str) -> PuzzleSet:
     """The shipped puzzles of one preset, read once per process."""
     if preset not in SHIPPED:
-        raise ValueError(f"no shipped puzzles for {preset!r}; presets: {', '.join(SHIPPED)}")
+        raise ValueError(f"no shipped puzzles for {quoted(preset)}; presets: {', '.join(SHIPPED)}")
     source = resources.files(__package__).joinpath("data", f"{preset}.jsonl")
     if not source.is_file():
         return PuzzleSet()
     return PuzzleSet(order(_parse(source.read_text(encoding="utf-8").splitlines(), preset)))
+
+
+@functools.cache
+def kinds(preset: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The themes and the difficulty of each shipped puzzle of `preset` (none for rules
+    without a shipped set), read from the file's records as they are: the Puzzles menu's counts,
+    which every board sends, take a read of the file, not the check of every puzzle that `load`
+    makes (the suite checks that the two agree)."""
+    if preset not in SHIPPED:
+        return ()
+    source = resources.files(__package__).joinpath("data", f"{preset}.jsonl")
+    if not source.is_file():
+        return ()
+    records = (json.loads(line) for line in source.read_text(encoding="utf-8").splitlines())
+    return tuple((tuple(record["themes"]), record["difficulty"]) for record in records)
+
+
+def counts(preset: str) -> Counter[tuple[str | None, str | None]]:
+    """How many shipped puzzles of `preset` each choice of the Puzzles menu holds: keyed by
+    (theme, difficulty), None for "any"; a choice with no puzzle is not in it.
+
+    >>> from pyramid_widget import puzzles
+    >>> counts = puzzles.counts("classic")
+    >>> counts[None, None] == len(puzzles.load("classic"))
+    True
+    >>> counts["trapped", "easy"] == len(puzzles.load("classic", "trapped", "easy"))
+    True
+    """
+    found: Counter[tuple[str | None, str | None]] = Counter()
+    for themes, level in kinds(preset):
+        for theme in (None, *themes):
+            found[theme, None] += 1
+            found[theme, level] += 1
+    return found
 
 
 def load(

@@ -28,6 +28,7 @@ from ..game import Game, Move
 from ..rules import Rules
 from ..solver import Solution, solve
 from ..solver.budget import seconds_limit
+from ..words import quoted
 from .losses import plain_loss
 from .players import REMOVALS, PlausiblePlayer, after, greedy_choices, pile_choices, removals
 from .puzzle import Choice, Puzzle, position_key, puzzle_id, unseen_cards
@@ -377,9 +378,9 @@ def mine(
     settings = MineOptions(**options)  # type: ignore[arg-type]
     name = Rules.coerce(rules).name
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-        raise ValueError(f"count must be a whole number from 1 up, or None; not {count!r}")
+        raise ValueError(f"count must be a whole number from 1 up, or None; not {quoted(count)}")
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a whole number from 1 up, not {chunk!r}")
+        raise ValueError(f"chunk must be a whole number from 1 up, not {quoted(chunk)}")
     tasks = (DealTask(check_deal_number(deal), name, settings) for deal in deals)
     puzzles: list[Puzzle] = []
     ids: set[str] = set()

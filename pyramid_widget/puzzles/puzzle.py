@@ -59,10 +59,12 @@ class Choice:
 
     def __post_init__(self) -> None:
         if not isinstance(self.move, str):
-            raise ValueError(f"a choice's move must be a notation, not {self.move!r}")
+            raise ValueError(f"a choice's move must be a notation, not {words.quoted(self.move)}")
         move = Move.parse(self.move)  # IllegalMove is a ValueError
         if self.move != str(move) or self.text != move.text:
-            raise ValueError(f"choice {self.move!r}: write it {str(move)!r}, shown {move.text!r}")
+            raise ValueError(
+                f"choice {words.quoted(self.move)}: write it {str(move)!r}, shown {move.text!r}"
+            )
         if not isinstance(self.keeps_win, bool):
             raise ValueError(f"choice {move}: keeps_win must be true or false")
         if not isinstance(self.why, str) or not self.why.strip():
@@ -164,13 +166,19 @@ class Puzzle:
             raise ValueError("puzzle code must be a position code under the puzzle's rules")
         game = self.game()  # ValueError if damaged or unreachable
         if puzzle_id(game) != self.id or game.move_count != self.move:
-            raise ValueError(f"puzzle {self.id}: its id or move does not match its code")
+            raise ValueError(
+                f"puzzle {words.quoted(self.id)}: its id or move does not match its code"
+            )
         moves = [c.move for c in self.answers + self.alternatives]
         legal = [str(m) for m in game.legal_moves()]
         if len(set(moves)) != len(moves) or set(moves) != set(legal):
-            raise ValueError(f"puzzle {self.id}: its choices are not the position's legal moves")
+            raise ValueError(
+                f"puzzle {words.quoted(self.id)}: its choices are not the position's legal moves"
+            )
         if unseen_cards(game) != self.unseen:
-            raise ValueError(f"puzzle {self.id}: unseen must count the cards not yet seen")
+            raise ValueError(
+                f"puzzle {words.quoted(self.id)}: unseen must count the cards not yet seen"
+            )
 
     @property
     def rating(self) -> int:

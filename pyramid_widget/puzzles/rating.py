@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from ..game import Game
+from ..words import quoted
 from .losses import plain_loss
 from .players import REMOVALS, greedy_move
 
@@ -57,12 +58,14 @@ class Measures:
         for name in ("greedy_wrong", "pile_wrong", "random_wrong"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"{name} must be a share from 0 to 1, not {value!r}")
+                raise ValueError(f"{name} must be a share from 0 to 1, not {quoted(value)}")
             if not 0 <= value <= 1:  # NaN fails this too
-                raise ValueError(f"{name} must be a share from 0 to 1, not {value!r}")
+                raise ValueError(f"{name} must be a share from 0 to 1, not {quoted(value)}")
         depth = self.depth
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= DEPTH_CAP:
-            raise ValueError(f"depth must be a whole number from 0 to {DEPTH_CAP}, not {depth!r}")
+            raise ValueError(
+                f"depth must be a whole number from 0 to {DEPTH_CAP}, not {quoted(depth)}"
+            )
 
     @property
     def rating(self) -> int:

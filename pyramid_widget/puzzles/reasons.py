@@ -2,7 +2,8 @@
 
 A losing move is explained by the plainest true reason found: a plain loss right after it
 (`losses`), else the idea of its theme (the partner that frees more, the waste card another card
-needs), else the solver's verdict in words. Only cards the player has seen are named.
+needs), else the solver's verdict in words. Only cards the player has seen are named, and a
+losing move's reason never names an answer: it is what a wrong try is told.
 """
 
 from __future__ import annotations
@@ -47,10 +48,7 @@ def loser_reason(evidence: Evidence, loser: Move) -> str:
         return words.lost_plainly(loser.kind, loser.text, loss.sentence)
     for answer in evidence.answers:
         if uncovers_more(game, answer, loser):
-            card = shared_card(answer, loser)
-            (partner,) = (other for other in answer.cards if other != card)
-            freed = [c.symbol for c in game.uncovered_by(answer)]
-            return words.lost_partner(loser.text, card.symbol, partner.symbol, freed)
+            return words.lost_partner(loser.text, shared_card(answer, loser).symbol)
     partner = keeps_waste(evidence, loser)
     better = _seen(game, partner) if partner else None
     if better is not None and game.waste_top is not None:
@@ -59,5 +57,6 @@ def loser_reason(evidence: Evidence, loser: Move) -> str:
         return words.RECYCLE_LOSES
     if loser.kind == "draw":
         top = game.waste_top
-        return words.draw_loses(top.symbol if top else None)
+        alone = any(answer.cards == (top,) for answer in evidence.answers)  # a King
+        return words.draw_loses(top.symbol if top else None, answer=alone)
     return words.lost_deeper(loser.text)

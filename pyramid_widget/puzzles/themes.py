@@ -17,10 +17,12 @@ follows, an *answer* is a removal that keeps the win and a *losing move* any oth
   with a limited number of passes.
 - ``kings`` (Kings at once): an answer removes a King. (Removing a King in play never costs a
   win, so it is always one of the answers when it is legal; the puzzle is to see it.)
-- ``short-of-partners`` (save the partners the pyramid needs): right after some losing move the
-  pyramid holds more cards of one value than there are partners for them left in the game.
 - ``look-ahead`` (look further ahead): none of the tests above holds. The loss shows only
   deeper in the search; no named idea explains it, and the theme says so.
+
+A pyramid short of partners (`losses`) explains a loss but is no theme: one move brings it about
+only by pairing a partner with a card from outside the pyramid while the pyramid needs every
+partner of that value left, which the mined lines of play do not show.
 """
 
 from __future__ import annotations
@@ -115,7 +117,6 @@ def detect(evidence: Evidence) -> tuple[str, ...]:
         "keep-waste": any(keeps_waste(evidence, b) for b in losers),
         "pass-reserve": RECYCLE in losers and game.rules.passes is not None,
         "kings": any(answer.kind == "king" for answer in answers),
-        "short-of-partners": "shortage" in kinds,
     }
     themes = tuple(theme for theme in THEMES if found.get(theme))
     return themes or ("look-ahead",)

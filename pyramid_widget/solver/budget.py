@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..words import quoted
+
 NODES_PER_SECOND = 45_000
 """Search nodes per second of a time limit: a modest machine's rate, the one rate used."""
 
@@ -39,9 +41,9 @@ def seconds_limit(name: str, value: Any, *, unlimited: bool) -> float | None:
     if value is None or (isinstance(value, float) and math.isinf(value) and value > 0):
         if unlimited:
             return None
-        raise ValueError(f"{name} must be a finite number of seconds, not {value!r}")
+        raise ValueError(f"{name} must be a finite number of seconds, not {quoted(value)}")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{name} must be a number of seconds, not {value!r}")
+        raise TypeError(f"{name} must be a number of seconds, not {quoted(value)}")
     if math.isnan(value) or value < 0:
-        raise ValueError(f"{name} must be a number of seconds from 0 up, not {value!r}")
+        raise ValueError(f"{name} must be a number of seconds from 0 up, not {quoted(value)}")
     return float(value)

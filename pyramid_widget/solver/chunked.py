@@ -21,6 +21,7 @@ from typing import Any
 
 from ..deals import check_deal_number, parse_layout
 from ..progress import ProgressOption, progress_display
+from ..words import quoted
 from .pools import Pool, pool_for
 
 IN_FLIGHT_PER_WORKER = 2
@@ -231,7 +232,7 @@ def count(name: str, value: int | None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {value!r}")
+        raise TypeError(f"{name} must be a whole number, not {quoted(value)}")
     if value < 1:
         raise ValueError(f"{name} must be 1 or more, not {value}")
     return value
@@ -250,7 +251,7 @@ def checked(deals: Iterable[int | str]) -> Sequence[int | str]:
     checked = tuple(deals)
     for deal in checked:
         if isinstance(deal, bool) or not isinstance(deal, (int, str)):
-            raise ValueError(f"a deal is a deal number or a 52-card layout, not {deal!r}")
+            raise ValueError(f"a deal is a deal number or a 52-card layout, not {quoted(deal)}")
         if isinstance(deal, str):
             parse_layout(deal)  # a bad layout fails here, in the caller, with its reason
         else:

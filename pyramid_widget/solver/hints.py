@@ -18,13 +18,13 @@ import itertools
 import random
 import time
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from .. import svg, words
 from ..cards import PYRAMID_SIZE
 from ..game import Game, Move
 from .budget import nodes_for, seconds_limit
-from .explain import describe, sensible_order
+from .explain import describe, in_short, named, sensible_order
 from .gc_pause import collector_paused
 from .search import Problem, PyramidFacts, SearchTimeout, Solver
 from .solution import problem_from_game
@@ -46,10 +46,15 @@ class Hint:
     kind: "pair", "king", "draw", "recycle" or "none".
     verdict: "winnable" (a win is proven possible from here), "unwinnable" (proven impossible: the
         player may want to undo) or "unknown".
-    reason: a sentence for the player.
+    reason: the hint line for the player: the move, one short reason and how it stands
+        ("Pair 9♠ with 4♦: it frees 6♥. Likely to win.").
     chance: the estimated share of wins for the suggested move (1.0 / 0.0 when proven), or
         None when there is no estimate. A fair hint's estimate assumes the unseen cards could
         lie in any order and that play after the move sees everything.
+    detail: what lies behind the reason, for a player who asks (the board's disclosure under
+        the hint line): the move in full, and the figures (the orders of the unseen cards
+        tried and won, what could not be settled, the solver's moves to the win); "" when
+        there is nothing more to say.
     """
 
     move: str | None
@@ -57,11 +62,14 @@ class Hint:
     verdict: Verdict
     reason: str
     chance: float | None = None
+    detail: str = ""
     _game: Game | None = field(default=None, repr=False, compare=False)
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """A notebook shows the position the hint was asked on, with its move marked."""
-        return None if self._game is None else svg.board(self._game, hint=self.move)
+        if self._game is None:
+            return {}
+        return svg.board(self._game, hint=self.move)._repr_mimebundle_()
 
 
 def hint(game: Game, *, fair: bool = True, time_limit: float = 0.3) -> Hint:
@@ -110,14 +118,25 @@ def _exact_hint(game: Game, moves: list[Move], time_limit: float) -> Hint:
         line = solver.solve(problem.start, deadline=deadline)
     except SearchTimeout:
         move = sensible_order(game, moves)[0]
-        return Hint(str(move), move.kind, "unknown", words.untimed_hint(describe(game, move)))
+        reason = words.short_hint(in_short(game, move), words.NO_VERDICT)
+        detail = _detail(game, move, words.SOLVER_OUT_OF_TIME)
+        return Hint(str(move), move.kind, "unknown", reason, None, detail)
     if line is None:
         move = sensible_order(game, moves)[0]
-        reason = words.unwinnable_hint(describe(game, move))
-        return Hint(str(move), move.kind, "unwinnable", reason, 0.0)
+        reason = words.unwinnable_hint(named(game, move))
+        detail = _detail(game, move, words.solver_found(None), always=True)
+        return Hint(str(move), move.kind, "unwinnable", reason, 0.0, detail)
     move = Move.parse(line[0])
-    reason = words.winnable_hint(describe(game, move), len(line))
-    return Hint(str(move), move.kind, "winnable", reason, 1.0)
+    reason = words.short_hint(in_short(game, move), words.KEEPS_THE_WIN)
+    detail = _detail(game, move, words.solver_found(len(line)))
+    return Hint(str(move), move.kind, "winnable", reason, 1.0, detail)
+
+
+def _detail(game: Game, move: Move, *facts: str, fair: bool = False, always: bool = False) -> str:
+    """A hint's detail: the move in full when it says more than the hint line (`always`: when
+    the hint line does not describe it), then the facts."""
+    full = describe(game, move, fair=fair)
+    return words.hint_detail(full if always or full != in_short(game, move) else None, *facts)
 
 
 def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: float) -> Hint:
@@ -174,18 +193,25 @@ def _fair_hint(game: Game, moves: list[Move], unseen: list[int], time_limit: flo
     ordered = sensible_order(game, moves)
     if not decided:
         move = ordered[0]
-        reason = words.unweighed_hint(describe(game, move, fair=True), len(hidden))
-        return Hint(str(move), move.kind, "unknown", reason, None)
+        reason = words.short_hint(in_short(game, move), words.UNWEIGHED)
+        detail = _detail(game, move, words.unweighed(len(hidden)), fair=True)
+        return Hint(str(move), move.kind, "unknown", reason, None, detail)
     best = max(ordered, key=lambda move: wins[str(move)])  # ties: the most sensible one
     share = wins[str(best)] / decided
     every = exhaustive and decided == len(arrangements)
     verdict: Verdict = "winnable" if every and share == 1.0 else "unknown"
     won = wins[str(best)]
+    outlook = (
+        words.KEEPS_THE_WIN if verdict == "winnable"
+        else words.BEST_TRY if won == 0
+        else words.outlook(won, decided)
+    )  # fmt: skip
     odds = words.odds(
         len(hidden), game.stock_count, won, decided, every=every, unsettled=tried - decided
     )
-    reason = words.weighed_hint(describe(game, best, fair=True), odds, won_any=won > 0)
-    return Hint(str(best), best.kind, verdict, reason, share)
+    reason = words.short_hint(in_short(game, best), outlook)
+    detail = _detail(game, best, odds, fair=True)
+    return Hint(str(best), best.kind, verdict, reason, share, detail)
 
 
 def _search(solver: Solver, state: tuple[int, int, int, int], budget: int) -> list[str] | None:

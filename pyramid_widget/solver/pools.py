@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
+from ..words import quoted
+
 DEFAULT_WORKERS = os.cpu_count() or 1
 """Chunks an executor of unknown size is taken to run at once (this machine's cores) when the
 caller does not say (``workers=``)."""
@@ -215,7 +217,9 @@ def pool_for(executor: Any, workers: int | None, chunks: int) -> Pool:
         return local_pool(max(1, min(workers or DEFAULT_WORKERS, chunks)))
     if isinstance(executor, Executor):
         return FuturesPool(executor, workers)
-    raise TypeError(f"executor is a concurrent.futures Executor or a dask Client, not {executor!r}")
+    raise TypeError(
+        f"executor is a concurrent.futures Executor or a dask Client, not {quoted(executor)}"
+    )
 
 
 def _dask_pool(executor: Any, workers: int | None) -> DaskPool | None:

@@ -544,3 +544,60 @@ def menu(board: Locator) -> Locator:
     if details.get_attribute("open") is None:
         board.locator('summary[data-action="menu"]').click()
     return details.locator(".pw-menu-body")
+
+
+def notebook_cells(page: Page) -> list[tuple[str, str]]:
+    """The open notebook's cells, in order: each one's type and source."""
+    return [
+        tuple(cell)
+        for cell in page.evaluate(
+            "() => window.jupyterapp.shell.currentWidget.content.widgets"
+            ".map((cell) => [cell.model.type, cell.model.sharedModel.getSource()])"
+        )
+    ]
+
+
+_FOCUSED_JS = """() => {
+    let node = document.activeElement;
+    while (node && node.shadowRoot && node.shadowRoot.activeElement) {
+        node = node.shadowRoot.activeElement;
+    }
+    const root = node && node.closest('.pw-root');
+    if (!root) return `outside the board (${node ? node.tagName.toLowerCase() : 'nothing'})`;
+    if (node.dataset.card) return `card ${node.dataset.card}`;
+    if (node.dataset.pile) return `pile ${node.dataset.pile}`;
+    if (node.dataset.action) return `button ${node.dataset.action}`;
+    return node === root ? 'board' : node.tagName.toLowerCase();
+}"""
+
+
+def focused(page: Page) -> str:
+    """What has the focus, in the board's words: "card 7h", "pile stock", "button unpause",
+    "board" (the board itself), or "outside the board (body)". It looks into shadow roots
+    (marimo draws the board in one)."""
+    return page.evaluate(_FOCUSED_JS)
+
+
+def wait_for_focus(page: Page, what: str) -> None:
+    """Wait until `focused(page)` says `what`."""
+    try:
+        page.wait_for_function(f"() => ({_FOCUSED_JS})() === {json.dumps(what)}", timeout=5000)
+    except Exception as error:
+        raise AssertionError(f"the focus is on {focused(page)}, not on {what}") from error
+
+
+def scroll_to_edge(node: Locator, edge: Literal["top", "bottom"]) -> None:
+    """Scroll the box that scrolls around `node` (the notebook) so that `node` lies just inside
+    that edge of its view: what is beyond the node is then out of view."""
+    node.evaluate(
+        """(node, edge) => {
+            let box = node.parentElement;
+            while (!(/auto|scroll/.test(getComputedStyle(box).overflowY)
+                     && box.scrollHeight > box.clientHeight)) box = box.parentElement;
+            const top = box.getBoundingClientRect().top + box.clientTop;
+            const at = node.getBoundingClientRect();
+            box.scrollTop += edge === 'top' ? at.top - (top + 4)
+                : at.bottom - (top + box.clientHeight - 4);
+        }""",
+        edge,
+    )

@@ -25,6 +25,12 @@ from playwright.sync_api import Locator, Page
 #: WCAG 2 AA for normal text.
 AA = 4.5
 
+#: The kind of text of a control that cannot act now (greyed, `aria-disabled`): a label that
+#: still has to be read, at 3:1 (what WCAG asks of a component's boundary; disabled controls
+#: themselves are exempt from 4.5:1).
+DISABLED = "disabled control"
+DISABLED_MINIMUM = 3.0
+
 #: The themes every look test measures in.
 THEMES = ("JupyterLab Light", "JupyterLab Dark")
 
@@ -103,6 +109,7 @@ _CONTRASTS_JS = (
         ['.pw-button', 'button'],
     ];
     const kindOf = (node) => {
+        if (node.closest('[aria-disabled="true"]')) return 'disabled control';
         for (const [selector, kind] of KINDS) {
             if (node.closest(selector)) {
                 if (kind !== 'rank' && kind !== 'suit') return kind;
@@ -117,7 +124,7 @@ _CONTRASTS_JS = (
     };
     const shown = (node) => node.getClientRects().length > 0
         && node.checkVisibility({ visibilityProperty: true })
-        && !node.closest('.pw-sr-only, .pw-leaving, [aria-disabled="true"]');
+        && !node.closest('.pw-sr-only, .pw-leaving');
     const ownText = (node) => [...node.childNodes]
         .filter((child) => child.nodeType === Node.TEXT_NODE)
         .map((child) => child.textContent.trim()).join(' ').trim();
@@ -162,8 +169,12 @@ _CONTRASTS_JS = (
         if (!(node instanceof HTMLElement) || !shown(node)) continue;
         const isField = node instanceof HTMLInputElement || node instanceof HTMLSelectElement;
         const text = isField ? (node.value || '') : ownText(node);
-        if (!text) continue;
-        measure(node, text, layersOf(node), rgba(getComputedStyle(node).color), kindOf(node));
+        if (text) {
+            measure(node, text, layersOf(node), rgba(getComputedStyle(node).color), kindOf(node));
+        } else if (node instanceof HTMLInputElement && node.placeholder) {
+            const ink = rgba(getComputedStyle(node, '::placeholder').color);
+            measure(node, node.placeholder, layersOf(node), ink, 'placeholder');
+        }
     }
     // The hint's star badge is text of its own (a pseudo-element on the hinted card or pile).
     for (const node of root.querySelectorAll('.pw-hinted')) {
@@ -195,8 +206,10 @@ _CARD_LOOK_JS = (
         `.pw-pyramid .pw-card[data-status="${status}"]${red ? '.pw-red' : ':not(.pw-red)'}`);
     const own = getComputedStyle(root).backgroundColor;
     const under = paint(layersOf(root.parentElement), [0, 0, 0, 0])[1];
+    const faceOf = (card) => paint(layersOf(card), [0, 0, 0, 0])[1];
     return {
         board: hex(board), under: hex(under), own_background: own,
+        faces: ratio(faceOf(first('in_play', false)), faceOf(first('covered', false))),
         in_play: look(first('in_play', false)), covered: look(first('covered', false)),
         in_play_red: look(first('in_play', true)), covered_red: look(first('covered', true)),
     };
@@ -214,22 +227,29 @@ def contrasts(root: Locator) -> list[dict[str, Any]]:
 
 def card_look(root: Locator) -> dict[str, Any]:
     """How cards in play and covered cards stand out: for a black and a red card of each, the
-    contrast of the ink on the face, of the edge on the board and of the edge on the face; and
-    the board's colour beside the colour under the widget."""
+    contrast of the ink on the face, of the edge on the board and of the edge on the face; the
+    contrast of a face in play with a covered face (`faces`); and the board's colour beside the
+    colour under the widget."""
     return root.evaluate(_CARD_LOOK_JS)
 
 
-def failures(rows: list[dict[str, Any]], minimum: float = AA) -> list[dict[str, Any]]:
-    """The rows a player could not read: below `minimum`, over an image, or covered."""
-    return [row for row in rows if row["ratio"] < minimum or row["image"] or row["covered_by"]]
+def minimum(row: dict[str, Any]) -> float:
+    """The contrast a text needs: 4.5:1, or 3:1 on a control that cannot act now."""
+    return DISABLED_MINIMUM if row["kind"] == DISABLED else AA
 
 
-def lowest_by_kind(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """The lowest ratio of each kind of text, for the figures a test prints."""
-    lowest: dict[str, float] = {}
+def failures(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows a player could not read: below their minimum, over an image, or covered."""
+    return [row for row in rows if row["ratio"] < minimum(row) or row["image"] or row["covered_by"]]
+
+
+def lowest_by_kind(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The row of the lowest ratio of each kind of text, for the figures a test prints."""
+    lowest: dict[str, dict[str, Any]] = {}
     for row in rows:
         kind = row["kind"]
-        lowest[kind] = min(lowest.get(kind, float("inf")), row["ratio"])
+        if kind not in lowest or row["ratio"] < lowest[kind]["ratio"]:
+            lowest[kind] = row
     return dict(sorted(lowest.items()))
 
 
@@ -336,17 +356,53 @@ def measure_in_both_themes(page: Page, parts: list[Locator], what: str, figures:
             rows = [row for part in parts for row in contrasts(part)]
             assert rows, "no text measured"
             bad = failures(rows)
-            assert not bad, f"{what}, {theme}: below {AA}:1, over an image or covered: {bad}"
+            assert not bad, f"{what}, {theme}: unreadable, over an image or covered: {bad}"
             lowest = figures.setdefault(theme, {})
-            for kind, ratio in lowest_by_kind(rows).items():
-                lowest[kind] = min(lowest.get(kind, ratio), ratio)
+            for kind, row in lowest_by_kind(rows).items():
+                if kind not in lowest or row["ratio"] < lowest[kind]["ratio"]:
+                    lowest[kind] = row
     finally:
         set_theme(page, "JupyterLab Light")
 
 
 def print_figures(host: str, figures: dict) -> None:
-    """Print the lowest contrast of each kind of text, per theme (`measure_in_both_themes`)."""
+    """Print the lowest contrast of each kind of text, per theme (`measure_in_both_themes`):
+    the ratio, the text's colour and the colour under it as painted, and the text."""
     for theme, lowest in figures.items():
-        print(f"\n{host}, {theme}: lowest contrast per kind of text")
-        for kind, ratio in lowest.items():
-            print(f"  {kind:32} {ratio:5.2f}:1")
+        print(
+            f"\n{host}, {theme}: lowest contrast per kind of text (needed: {AA}:1, "
+            f"{DISABLED_MINIMUM}:1 for a {DISABLED})"
+        )
+        for kind, row in lowest.items():
+            print(f"  {kind:32} {row['ratio']:5.2f}:1  {row['fg']} on {row['bg']}  {row['text']!r}")
+
+
+_HIDDEN_PARTS_JS = """(node) => {
+    const box = node.getBoundingClientRect();
+    const scope = node.getRootNode();
+    const inset = 8; // inside the rounded corners
+    const corners = {
+        'top left': [box.left + inset, box.top + inset],
+        'top right': [box.right - inset, box.top + inset],
+        'bottom left': [box.left + inset, box.bottom - inset],
+        'bottom right': [box.right - inset, box.bottom - inset],
+    };
+    const hidden = [];
+    for (const [corner, [x, y]] of Object.entries(corners)) {
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+            hidden.push(`${corner}: off the window`);
+            continue;
+        }
+        const top = scope.elementFromPoint(x, y);
+        if (!top || !(top === node || node.contains(top))) {
+            hidden.push(`${corner}: under ${top ? top.className || top.tagName : 'nothing'}`);
+        }
+    }
+    return hidden;
+}"""
+
+
+def hidden_parts(node: Locator) -> list[str]:
+    """Which corners of `node`'s box a player cannot see: off the window, or under something
+    else (a host's bar, the edge of a scrolled box). Empty when the whole box is in view."""
+    return node.evaluate(_HIDDEN_PARTS_JS)

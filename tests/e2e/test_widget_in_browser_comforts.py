@@ -18,6 +18,7 @@ from harness import (
     wait_for_widget,
 )
 from helpers import LAYOUT, SOLUTION
+from measure import boxes, moved
 from playwright.sync_api import Page, expect
 
 # A stand-in for the solver's hint that thinks for 3 s, holding the GIL as a real search does.
@@ -44,7 +45,7 @@ def test_a_slow_hint_leaves_the_board_responsive_and_a_stale_hint_is_dropped(lab
     hint_line = board.locator(".pw-hint-line")
 
     board.locator('button[data-action="hint"]').click()
-    expect(hint_line).to_have_text("checking for a solution\u2026")
+    expect(hint_line).to_have_text("Checking for a solution\u2026")
     board.locator('[data-card="Kc"]').click()  # answered while the solver thinks
     expect(board.locator('[data-card="Kc"]')).to_have_count(0)
     assert kernel(page, "w.moves") == "['Kc']"
@@ -68,12 +69,25 @@ def test_a_hint_highlights_its_move_and_a_proven_loss_offers_the_exits(lab_noteb
     board = page.locator(".pw-root")
     hint_line = board.locator(".pw-hint-line")
     board.locator('button[data-action="hint"]').click()
-    expect(hint_line).not_to_have_text(re.compile(r"^$|checking"))
+    expect(hint_line).not_to_have_text(re.compile(r"^$|Checking"))
     move = kernel(page, "w.state['hint']['move']")
     for card in move.split("+"):
         expect(board.locator(f'[data-card="{card}"]')).to_have_class(has_class("pw-hinted"))
-    assert kernel(page, "w.state['hint']['reason']") in hint_line.inner_text()
+    assert kernel(page, "w.state['hint']['reason']") == hint_line.inner_text()
+    assert len(hint_line.inner_text().split()) <= 15  # the move and one short reason
     expect(board.locator(".pw-panel")).to_be_hidden()  # a fair hint never claims a loss here
+    # Its figures wait in the detail under it, closed until the player opens it; the board
+    # keeps its place.
+    detail = board.locator(".pw-hint-detail")
+    figures = detail.locator("p")
+    expect(detail.locator("summary")).to_have_text("Why?")
+    expect(figures).to_be_hidden()
+    start = boxes(board)
+    detail.locator("summary").click()
+    expect(figures).to_be_visible()
+    expect(figures).to_have_text(kernel(page, "w.state['hint']['detail']"))
+    expect(figures).to_contain_text("unseen")
+    assert moved(start, boxes(board)) == []
 
     menu(board).locator('input[data-option="fair_hints"]').uncheck()  # 001's all-seeing hint
     assert kernel(page, "w.fair_hints") == "False"
@@ -137,14 +151,14 @@ def test_out_of_moves_on_a_deal_lost_from_the_start_says_so_and_offers_a_new_dea
     stock = board.locator('[data-pile="stock"]')
     expect(stock).to_have_class(has_class("pw-blocked"))
     stock.click()
-    expect(board.locator(".pw-message")).to_have_text("no recycles left")
+    expect(board.locator(".pw-message")).to_have_text("No recycles left.")
 
     board.locator('button[data-action="undo"]').click()
     expect(board.locator(".pw-status")).to_contain_text(f"Moves {moves - 1}")
     board.locator('button[data-action="redo"]').click()
     expect(panel).to_contain_text("could not be won from the start")
-    panel.locator('button[data-action="new"]').click()  # leaving it still counts: asked first
-    board.locator('.pw-ask button[data-action="give-up"]').click()
+    panel.locator('button[data-action="new"]').click()  # a layout's game is practice: no question
+    expect(board.locator(".pw-ask")).to_be_hidden()
     expect(panel).to_be_hidden()
     assert kernel(page, "w.game.outcome, w.game.move_count") == "None 0"
 
@@ -160,7 +174,7 @@ def test_pause_blocks_moves_until_unpaused(lab_notebook):
     expect(panel).to_contain_text("Paused")
     board.locator(".pw-status").click()
     page.keyboard.press("d")
-    expect(board.locator(".pw-message")).to_have_text("the game is paused: resume to play")
+    expect(board.locator(".pw-message")).to_have_text("The game is paused: resume to play.")
     time_text = board.locator(".pw-time").inner_text()
     page.wait_for_timeout(1500)
     expect(board.locator(".pw-time")).to_have_text(time_text)  # the clock stands still

@@ -8,15 +8,16 @@ import json
 import re
 
 from harness import has_class, kernel, run_all, run_code, wait_for_widget
-from helpers import LAYOUT, SOLUTION
+from helpers import DEAL, LAYOUT, SOLUTION
 from playwright.sync_api import expect
 
 
-def open_widget(lab_notebook, name: str, rules: str):
-    """A notebook showing a widget on LAYOUT under `rules`, run and rendered."""
+def open_widget(lab_notebook, name: str, rules: str, *, deal: int | None = None):
+    """A notebook showing a widget on numbered deal `deal` (else on LAYOUT, practice for the
+    records) under `rules`, run and rendered."""
+    board = f"deal={deal!r}" if deal is not None else f"layout={LAYOUT!r}"
     cells = [
-        f"from pyramid_widget import Game, PyramidWidget\nw = PyramidWidget({rules!r}, "
-        f"layout={LAYOUT!r})",
+        f"from pyramid_widget import Game, PyramidWidget\nw = PyramidWidget({rules!r}, {board})",
         "w",
     ]
     page = lab_notebook(name, cells)
@@ -58,7 +59,7 @@ def test_a_game_left_with_its_kernel_continues_in_the_reopened_notebook(lab_note
 
 
 def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
-    page, _ = open_widget(lab_notebook, "widget_records.ipynb", "scored")
+    page, _ = open_widget(lab_notebook, "widget_records.ipynb", "scored", deal=DEAL)
     board = page.locator(".pw-root")
     board.locator('button[data-action="records"]').click()
     records = board.locator(".pw-records")
@@ -98,11 +99,11 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
     panel.locator('button[data-action="review"]').click()
     expect(panel).to_be_hidden()  # the board shows behind the review
     review = board.locator(".pw-review")
-    expect(review).to_contain_text(re.compile("reviewing|winnable until move 16"))
+    expect(review).to_contain_text(re.compile("Reviewing|winnable until move 16"))
     decisive = review.locator("tr.pw-decisive")
     expect(decisive).to_have_count(1, timeout=30_000)
     expect(decisive).to_contain_text("2\u2660 + J\u2663")  # card symbols, never notation
-    expect(decisive).to_contain_text("2\u2660 + J\u2665 would keep it")
+    expect(decisive).to_contain_text("2\u2660 + J\u2665 would have kept it")
     expect(review).not_to_contain_text("Jc")
     assert decisive.get_attribute("data-number") == "16"
 
@@ -123,7 +124,7 @@ def test_records_after_a_win_and_a_review_marking_the_mistake(lab_notebook):
 
 
 def test_leaving_a_game_that_counts_asks_first_by_mouse_and_by_keyboard(lab_notebook):
-    page, _ = open_widget(lab_notebook, "widget_give_up.ipynb", "open-stock")
+    page, _ = open_widget(lab_notebook, "widget_give_up.ipynb", "open-stock", deal=DEAL)
     board = page.locator(".pw-root")
     ask = board.locator(".pw-ask")
     losses = int(kernel(page, "w.records().losses"))  # the file's, from the games before

@@ -14,6 +14,7 @@ import re
 
 import pytest
 from harness import (
+    focused,
     has_class,
     kernel,
     menu,
@@ -21,6 +22,8 @@ from harness import (
     run_all,
     run_code,
     screenshot,
+    scroll_to_edge,
+    wait_for_focus,
     wait_for_widget,
 )
 from helpers import LAYOUT, SOLUTION
@@ -30,6 +33,7 @@ from measure import (
     card_look,
     contrasts,
     failures,
+    hidden_parts,
     lowest_by_kind,
     marks,
     measure_in_both_themes,
@@ -73,11 +77,15 @@ def says_no_notation(board: Locator) -> None:
 
 
 def check_cards_stand_out(board: Locator) -> dict:
-    """Cards in play stand out more than covered ones; covered cards show their edges; the
-    board's background is the notebook's own (no rectangle)."""
+    """Cards in play stand out more than covered ones, on faces lighter by a step a player
+    sees; covered cards show their edges; the board's background is the notebook's own (no
+    rectangle)."""
     look = card_look(board)
     assert look["board"] == look["under"], look
     assert look["own_background"] in ("rgba(0, 0, 0, 0)", "transparent"), look
+    # Faces differ in lightness, not by a shade: at least as much as the light theme's white
+    # against 232 grey (1.23:1).
+    assert look["faces"] >= 1.2, look
     for colour in ("", "_red"):
         in_play, covered = look[f"in_play{colour}"], look[f"covered{colour}"]
         assert in_play["ink_on_face"] > covered["ink_on_face"], look
@@ -130,7 +138,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
     seven.click()
     board.locator('button[data-action="hint"]').click()
     expect(board.locator(".pw-hint-line")).not_to_have_text("")
-    expect(board.locator(".pw-hint-line")).not_to_have_text("checking for a solution\u2026")
+    expect(board.locator(".pw-hint-line")).not_to_have_text("Checking for a solution\u2026")
     says_no_notation(board)
     measure_in_both_themes(page, [board], "hint, selection", figures)
     screenshot(board, "hint.png")
@@ -161,6 +169,7 @@ def test_every_rank_and_word_reads_in_both_themes(lab_notebook, capsys):
         for kind in ("rank, red, covered", "rank, black, in play", "rank, red, stock top"):
             assert kind in kinds, f"{kind} was never measured in {theme}: {sorted(kinds)}"
         assert {"message", "hint", "status", "button", "notice", "review"} <= kinds
+        assert {"placeholder", "disabled control"} <= kinds
 
 
 def hint_with(page: Page, board: Locator, move: str | None) -> None:
@@ -191,7 +200,7 @@ def test_the_layout_holds_still(lab_notebook):
     )
     assert lines >= 2, "the stand-in hint should take two lines at this width"
     board.locator('[data-card="Th"]').click()  # covered: a refusal under the hint
-    expect(board.locator(".pw-message")).to_have_text("that card is still covered")
+    expect(board.locator(".pw-message")).to_have_text("That card is still covered.")
     assert moved(start, boxes(board)) == []
 
     board.locator('button[data-action="pause"]').click()
@@ -238,6 +247,115 @@ def test_the_layout_holds_still(lab_notebook):
     finally:
         page.keyboard.press("f")
         page.wait_for_function("() => document.fullscreenElement === null")
+
+
+def test_panels_open_in_view_and_the_status_line_keeps_its_place(lab_notebook, page):
+    """At 1400x900: the status line's first item keeps its left edge (and the board its boxes)
+    across a random deal played to its end, when the deal's number appears as the stock runs
+    out; the Records, the Rules, the Game menu, the end-of-game notice and the review each
+    show whole when opened, even with the board scrolled to an edge of the notebook's view;
+    the review's current row shows whole in its scroll box; a closed panel gives the focus back
+    to what opens it."""
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page = open_board(lab_notebook, "widget_look_panels.ipynb", rules="classic")
+    board = page.locator(".pw-root")
+    status = board.locator(".pw-status")
+    first = (
+        "(root) => root.querySelector('.pw-stat').getBoundingClientRect().x"
+        " - root.getBoundingClientRect().x"
+    )
+
+    run_code(page, "w.new_deal()")  # random: its number shows once every card is seen
+    expect(status).to_contain_text("Moves 0")
+    expect(status).not_to_contain_text("Deal #")
+    start, left = boxes(board), board.evaluate(first)
+    for code, shows in (
+        ("for _ in range(5): w.draw()", "Stock 19"),
+        ("for _ in range(19): w.draw()", "Deal #"),
+        ("w.recycle()", "Pass 2"),
+    ):
+        run_code(page, code)
+        expect(status).to_contain_text(shows)
+        assert board.evaluate(first) == left, f"after {code}: {status.inner_text()}"
+        assert moved(start, boxes(board)) == [], status.inner_text()
+    panel = board.locator(".pw-panel")
+    run_code(page, "while w.game.outcome is None: w.play(w.game.legal_moves()[0])")
+    expect(panel).to_be_visible()  # out of moves, or (now and then) won
+    assert board.evaluate(first) == left, status.inner_text()
+    assert moved(start, boxes(board)) == [], status.inner_text()
+    # Out of moves offers Undo first; a win, or a deal lost from its start, a new deal.
+    first_button = (
+        "button undo" if kernel(page, "w.state['notice']['kind']") == "stuck" else "button new"
+    )
+    panel.locator('button[data-action="look"]').click()
+
+    # Records, opening below the board's buttons, with these at the bottom edge of the view;
+    # closed, the focus goes back to the Records button.
+    controls = board.locator(".pw-controls")
+    scroll_to_edge(controls, "bottom")
+    board.locator('.pw-controls button[data-action="records"]').click()
+    records = board.locator(".pw-records")
+    expect(records).to_contain_text("Records: classic")
+    assert hidden_parts(records) == []
+    records.locator('button[data-action="records"]').click()
+    expect(records).to_be_hidden()
+    wait_for_focus(page, "button records")
+
+    # The Game menu, opening above its button, with that button at the top edge of the view;
+    # then the Rules panel from it.
+    scroll_to_edge(controls, "top")
+    body = menu(board)
+    expect(body).to_be_visible()
+    assert hidden_parts(body) == []
+    body.locator('button[data-action="rules-panel"]').click()
+    rules = board.locator(".pw-rules")
+    expect(rules).to_contain_text("How to play")
+    assert hidden_parts(rules) == []
+    rules.locator('button[data-action="rules-panel"]').click()
+    expect(rules).to_be_hidden()
+    wait_for_focus(page, "button menu")
+
+    # The end-of-game notice, with the table above the view: it comes into view with its first
+    # button focused.
+    board.locator('.pw-controls button[data-action="undo"]').click()
+    expect(status).not_to_contain_text("Moves 0")
+    scroll_to_edge(controls, "top")
+    board.locator('.pw-controls button[data-action="redo"]').click()
+    expect(panel).to_be_visible()
+    assert hidden_parts(panel.locator(".pw-panel-box")) == []
+    wait_for_focus(page, first_button)
+
+    # The review, opening below the board's buttons, with these at the bottom edge of the view;
+    # its current row whole in its scroll box when it was half out of it.
+    scroll_to_edge(controls, "bottom")
+    panel.locator('button[data-action="review"]').click()
+    review = board.locator(".pw-review")
+    rows = review.locator("tbody tr")
+    expect(rows.first).to_be_visible(timeout=60_000)
+    assert hidden_parts(review) == []
+    scroller = review.locator(".pw-review-scroll")
+    below = scroller.evaluate(
+        """(box) => {
+            const bottom = box.getBoundingClientRect().top + box.clientTop + box.clientHeight;
+            const rows = [...box.querySelectorAll('tbody tr')];
+            const row = rows.find((r) => r.getBoundingClientRect().bottom > bottom);
+            box.scrollTop += row.getBoundingClientRect().top + row.offsetHeight / 2 - bottom;
+            return row.dataset.number;
+        }"""
+    )
+    row = review.locator(f'tr[data-number="{below}"]')
+    row.locator('button[data-action="step"]').dispatch_event("click")
+    expect(row).to_have_class(has_class("pw-current"))
+    whole = scroller.evaluate(
+        """(box) => {
+            const row = box.querySelector('tr.pw-current').getBoundingClientRect();
+            const top = box.getBoundingClientRect().top + box.clientTop;
+            const head = box.querySelector('thead').getBoundingClientRect().height;
+            return row.top >= top + head - 0.5 && row.bottom <= top + box.clientHeight + 0.5;
+        }"""
+    )
+    assert whole, f"row {below} is not whole in the review's scroll box"
+    assert not focused(page).startswith("outside")
 
 
 def check_fits(board: Locator) -> dict:
@@ -303,12 +421,12 @@ def test_marks_compose_and_messages_do_not_linger(lab_notebook):
 
     # A refusal goes with the next action; a new hint clears an old message.
     board.locator('[data-card="Th"]').click()
-    expect(message).to_have_text("that card is still covered")
+    expect(message).to_have_text("That card is still covered.")
     board.locator('[data-card="7h"]').click()  # selects: the refusal goes
     expect(message).to_have_text("")
     board.locator('[data-card="7h"]').click()  # deselect
     board.locator('[data-card="Th"]').click()
-    expect(message).to_have_text("that card is still covered")
+    expect(message).to_have_text("That card is still covered.")
     hint_with(page, board, "7h+6d")
     expect(message).to_have_text("")
 
@@ -409,7 +527,7 @@ def test_notebook7_reads_and_holds_still(nb7_notebook, theme, capsys):
         rows = contrasts(board)
         check_cards_stand_out(board)
         board.locator('[data-card="Th"]').click()
-        expect(board.locator(".pw-message")).to_have_text("that card is still covered")
+        expect(board.locator(".pw-message")).to_have_text("That card is still covered.")
         rows += contrasts(board)
         board.locator('button[data-action="pause"]').click()
         expect(board.locator(".pw-panel")).to_contain_text("Paused")

@@ -40,8 +40,19 @@ def test_a_saved_board_shows_its_last_position_once_its_kernel_is_gone(
         page.goto(jupyter_lab.notebook_url("picture_saved.ipynb"), wait_until="domcontentloaded")
         image = page.locator(".pw-picture img")
         expect(image).to_be_visible(timeout=60_000)
-        assert "2 moves" in (image.get_attribute("alt") or "")  # the last position, not the first
+        assert "Moves 2" in (image.get_attribute("alt") or "")  # the last position, not the first
         size = image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]")
         assert size[0] > 100 and size[1] > 100  # the SVG really drew
     finally:
         jupyter_lab.shutdown_kernels()
+
+
+def test_a_game_shown_in_a_cell_is_a_picture_that_says_what_it_shows(lab_notebook):
+    """JupyterLab shows a position's HTML, an `<img>` of its SVG with its words as alt text."""
+    page = lab_notebook("picture_game.ipynb", ["from pyramid_widget import Game\nGame.deal(42)"])
+    run_all(page)
+    image = page.locator(".jp-OutputArea-output img")
+    expect(image).to_be_visible()
+    alt = image.get_attribute("alt") or ""
+    assert alt.startswith("Pyramid Solitaire: 28 of 28") and "Moves 0" in alt
+    assert image.evaluate("(img) => img.naturalWidth") > 100  # the SVG really drew

@@ -277,7 +277,8 @@ class Scorecard:
         figures = [
             ("player", html.escape(f"{self.player} on {self.rules}")),
             ("games", str(self.games)),
-            ("wins", f"{self.wins} ({share(self.win_rate, self.interval)})"),
+            ("wins", str(self.wins)),
+            ("win rate", share(self.win_rate, self.interval)),
             ("winnable deals", f"{self.winnable} ({share(self.bound, None)})"),
             ("efficiency", share(self.efficiency, self.efficiency_interval)),
         ]

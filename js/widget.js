@@ -19,7 +19,8 @@
 //   DOM helpers    element building, no state
 //   Render: board  pure functions: state in, DOM patches out (pyramid, stock, waste, highlights)
 //   Render: panels pure functions for the status line, the controls, the hint line, the menu,
-//                  the notices, the Continue offer, the records, the review and the puzzle
+//                  the notices, the Continue offer, the records, the review, the puzzle and
+//                  the watch (a strategy playing on the board)
 //   Sync and ack   sends intents with seq/view/version, matches acks, reports refusals
 //   Input          one controller: pointer, keyboard and commands become local UI changes
 //                  (cursor, selection, menus) or intents
@@ -201,10 +202,24 @@
  */
 
 /**
+ * A strategy playing on the board (watch_mode.py `WatchMode.view`): its next move is marked
+ * as a hint is, then played at the next beat, unless the watch is paused, over, or the
+ * player's own ("yours": the player took over).
+ * @typedef {object} WatchView
+ * @property {string} player the strategy's name
+ * @property {"playing" | "paused" | "over" | "yours"} phase
+ * @property {MoveText | null} move the move chosen and marked (a legal move now)
+ * @property {"pair" | "king" | "draw" | "recycle" | null} kind
+ * @property {string} said what the board says of it, in Python's words
+ * @property {number} played moves the strategy has played
+ * @property {number} speed moves a second
+ */
+
+/**
  * What just changed the board (view.py `MoveEvent`).
  * @typedef {object} EventView
  * @property {"play" | "undo" | "redo" | "new" | "restart" | "continue" | "step" | "refresh"
- *   | "start" | "puzzle"} action
+ *   | "start" | "puzzle" | "watch"} action
  * @property {MoveText | null} move
  */
 
@@ -248,6 +263,7 @@
  * @property {{restart: boolean, deal: boolean}} at_stake a restart, or another deal or saved
  *   game, would record the game in play as lost: the view asks first
  * @property {PuzzleView | null} puzzle the puzzle on the board, or null out of puzzle mode
+ * @property {WatchView | null} watch the strategy playing on the board, or null
  */
 
 /**
@@ -286,6 +302,7 @@
  * @property {string} copied the deal code went to the clipboard
  * @property {string} copy_this before a code the clipboard would not take
  * @property {string} puzzle_closed
+ * @property {string} watch_stopped
  */
 
 /**
@@ -330,6 +347,11 @@
  *   | {action: "puzzle", id?: string, theme?: string, difficulty?: string, rules?: string, step?: 1 | -1}
  *   | {action: "puzzle_answer"}
  *   | {action: "puzzle_close"}
+ *   | {action: "watch_pause"}
+ *   | {action: "watch_resume"}
+ *   | {action: "watch_step"}
+ *   | {action: "watch_take_over"}
+ *   | {action: "watch_stop"}
  * } Request
  */
 /** @typedef {Extract<Request, {action: "puzzle"}>} PuzzleRequest */
@@ -650,7 +672,8 @@ function patchWaste(pile, state) {
 
 /**
  * Which cards to outline: the selected one, its partners (from the legal moves Python sent,
- * when highlighting is on) and the hint's cards.
+ * when highlighting is on) and the hint's cards, or those of the move a watched strategy
+ * chose.
  * @param {State} state @param {CardCode | null} selected
  */
 function highlights(state, selected) {
@@ -664,7 +687,7 @@ function highlights(state, selected) {
       if (b === selected) partners.add(a);
     }
   }
-  const hint = state.hint && state.hint.status === "done" ? state.hint : null;
+  const hint = state.hint && state.hint.status === "done" ? state.hint : state.watch;
   const hinted = new Set(hint ? moveCards(hint.move) : []);
   const stockHinted = Boolean(hint && (hint.kind === "draw" || hint.kind === "recycle"));
   return { selected, partners, hinted, stockHinted };
@@ -980,6 +1003,8 @@ function narration(state, previous, catalog) {
   let text = said ? said.text : "";
   if (action === "refresh" && previous.puzzle && !state.puzzle) {
     text = fixedWord(catalog, "puzzle_closed");
+  } else if (action === "refresh" && previous.watch && !state.watch) {
+    text = fixedWord(catalog, "watch_stopped");
   }
   // A move the puzzle let through: its verdict ("Right: ...") follows the move's words.
   const verdict = state.puzzle ? state.puzzle.said : null;
@@ -1268,6 +1293,58 @@ function patchPuzzle(parts, puzzle, catalog) {
   parts.said.dataset.kind = puzzle.said_kind ?? "";
   // Kept in its place (hidden, not removed) so that the buttons after it never move.
   parts.answer.style.visibility = puzzle.phase === "find" ? "" : "hidden";
+}
+
+/**
+ * The watch panel's elements, built once (a button keeps its focus from move to move).
+ * @typedef {object} WatchParts
+ * @property {HTMLElement} box
+ * @property {HTMLElement} title "Watching greedy"
+ * @property {HTMLElement} said what Python says of the game
+ * @property {Record<string, HTMLElement>} buttons by their action
+ */
+
+/** The watch panel, above the table like the puzzle's: a strategy's name, what it does, and
+ * the buttons that pause, step, take over and stop it. @returns {WatchParts} */
+function watchParts() {
+  const box = el("section", "pw-watch", { "aria-label": "Watching a strategy", hidden: "" });
+  const title = el("h3", "pw-watch-title");
+  const said = el("p", "pw-watch-said", { "aria-live": "off" });
+  const actions = el("div", "pw-row pw-watch-actions");
+  /** @type {Record<string, HTMLElement>} */
+  const buttons = {
+    watch_pause: actionButton("watch_pause", "Pause"),
+    watch_resume: actionButton("watch_resume", "Resume"),
+    watch_step: actionButton("watch_step", "Step"),
+    watch_take_over: actionButton("watch_take_over", "Take over"),
+    watch_stop: actionButton("watch_stop", "Stop watching"),
+  };
+  actions.append(...Object.values(buttons));
+  box.append(title, said, actions);
+  return { box, title, said, buttons };
+}
+
+/** Which of the watch's buttons a phase offers. @type {Record<WatchView["phase"], string[]>} */
+const WATCH_BUTTONS = {
+  playing: ["watch_pause", "watch_step", "watch_take_over", "watch_stop"],
+  paused: ["watch_resume", "watch_step", "watch_take_over", "watch_stop"],
+  over: ["watch_take_over", "watch_stop"],
+  yours: ["watch_stop"],
+};
+
+/** Show the watch, or hide the panel when no strategy plays on the board.
+ * @param {WatchParts} parts @param {WatchView | null} watch */
+function patchWatch(parts, watch) {
+  parts.box.hidden = watch == null;
+  if (watch == null) return;
+  parts.box.dataset.phase = watch.phase;
+  parts.title.textContent = `Watching ${watch.player}`;
+  parts.said.textContent = watch.said;
+  const offered = WATCH_BUTTONS[watch.phase];
+  for (const [action, button] of Object.entries(parts.buttons)) {
+    button.hidden = !offered.includes(action);
+  }
+  parts.buttons.watch_stop.textContent = watch.phase === "yours" ? "Back to my game" : "Stop watching";
 }
 
 // =============================================================================== Sync and ack
@@ -1612,7 +1689,8 @@ class Input {
       this.command(actionNode.dataset.action || "", actionNode);
       return;
     }
-    if (closest(target, ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review, .pw-puzzle")) {
+    const panels = ".pw-panel, .pw-menu, .pw-offer, .pw-records, .pw-review, .pw-puzzle, .pw-watch";
+    if (closest(target, panels)) {
       return;
     }
     const cardNode = closest(target, ".pw-card[data-card]");
@@ -1905,6 +1983,7 @@ class Input {
  * @typedef {object} Dom
  * @property {HTMLDivElement} root
  * @property {PuzzleParts} puzzle the puzzle panel, above the table
+ * @property {WatchParts} watch the watch panel, above the table
  * @property {HTMLDivElement} table
  * @property {HTMLDivElement} pyramid
  * @property {HTMLDivElement} stock
@@ -1944,6 +2023,7 @@ function buildDom(host) {
     "aria-label": "Pyramid Solitaire",
   });
   const puzzle = puzzleParts();
+  const watch = watchParts();
   const table = el("div", "pw-table");
   const pyramid = el("div", "pw-pyramid", { role: "group", "aria-label": "Pyramid" });
   const stock = el("div", "pw-pile pw-stock", {
@@ -1998,11 +2078,12 @@ function buildDom(host) {
   const menu = menuParts();
   controls.append(menu.menu);
   buttons.records.setAttribute("aria-expanded", "false");
-  root.append(puzzle.box, table, offer, status, talk, controls, records, rules, review, live);
+  root.append(puzzle.box, watch.box, table, offer, status, talk, controls, records, rules, review);
+  root.append(live);
   host.replaceChildren(root);
   return {
-    root, puzzle, table, pyramid, stock, waste, panel, offer, records, rules, review, status, hintLine,
-    hintDetail, message, ask, controls, live, buttons, menu,
+    root, puzzle, watch, table, pyramid, stock, waste, panel, offer, records, rules, review, status,
+    hintLine, hintDetail, message, ask, controls, live, buttons, menu,
   };
 }
 
@@ -2076,7 +2157,7 @@ class PyramidView {
     const hadFocus = focused != null;
     const focusedKey = this.input.keyOf(focused);
     // Another deal or puzzle is dealt at once; a move's cards arrive and leave.
-    const dealt = ["new", "restart", "puzzle"].includes(state.event.action);
+    const dealt = ["new", "restart", "puzzle", "watch"].includes(state.event.action);
     const animate = previous && !dealt;
 
     patchPyramid(dom.pyramid, this.slots, state.pyramid, Boolean(animate) && !reducedMotion());
@@ -2084,6 +2165,7 @@ class PyramidView {
     patchWaste(dom.waste, state);
     this.showStatus(state);
     patchPuzzle(dom.puzzle, state.puzzle, this.catalog);
+    patchWatch(dom.watch, state.watch);
     const shown = state.puzzle?.said_kind === "shown" ? state.puzzle.said : null;
     if (shown && shown !== previous?.puzzle?.said) this.announce(shown);
     patchMenuValues(dom.menu, state);

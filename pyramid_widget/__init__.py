@@ -46,7 +46,7 @@ _LAZY = {
 
 
 #: Submodules a notebook reaches as `pyramid_widget.puzzles`, loaded on first use too.
-_SUBMODULES = ("puzzles", "svg")
+_SUBMODULES = ("lab", "puzzles", "svg")
 
 
 def __getattr__(name: str) -> Any:

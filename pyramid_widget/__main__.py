@@ -140,7 +140,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     from .solver import winnability
-    from .solver.stats import DealsLeft
+    from .solver.chunked import DealsLeft
 
     rules = _rules(args.rules)
     deals = _deal_range(args.deals)

@@ -140,10 +140,16 @@ def _lying_on(i: int) -> frozenset[int]:
     return frozenset(above)
 
 
+COVER_MASKS: tuple[int, ...] = tuple(sum(1 << j for j in cover) for cover in COVERED_BY)
+"""COVER_MASKS[i]: the mask of the two cards lying directly on pyramid card i (0 for the bottom
+row): the geometry of `COVERED_BY` as bits, for the engine and the solver alike."""
+
+
 def is_exposed(removed: int, i: int) -> bool:
     """Is pyramid card i exposed when the cards of mask `removed` are gone? (Both cards on it
     gone; the bottom row always.) The one answer the engine, codes and view all use."""
-    return all(removed >> j & 1 for j in COVERED_BY[i])
+    cover = COVER_MASKS[i]
+    return removed & cover == cover
 
 
 LYING_ON: tuple[frozenset[int], ...] = tuple(_lying_on(i) for i in range(PYRAMID_SIZE))

@@ -244,6 +244,11 @@ ACTIONS: Mapping[str, Action] = MappingProxyType(
         ),
         "puzzle_answer": Action(lambda s, f: s.puzzles.show_answer()),
         "puzzle_close": Action(lambda s, f: s.puzzles.close()),
+        "watch_pause": Action(lambda s, f: s.watching.pause()),
+        "watch_resume": Action(lambda s, f: s.watching.resume()),
+        "watch_step": Action(lambda s, f: s.watching.step()),
+        "watch_take_over": Action(lambda s, f: s.watching.take_over()),
+        "watch_stop": Action(lambda s, f: s.watching.stop()),
     }
 )
 

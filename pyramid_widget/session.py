@@ -3,7 +3,8 @@
 A `GameSession` coordinates one board: the `Board` on show (a game and the `Recorder` that
 saves it), the lock that serialises every change, the state versions, the options, play,
 deals and the pause. The other modes are objects it holds: `hints` (`hint_mode.HintMode`),
-`reviews` (`review_mode.ReviewMode`) and `puzzles` (`puzzle_mode.PuzzleMode`); slow work runs
+`reviews` (`review_mode.ReviewMode`), `puzzles` (`puzzle_mode.PuzzleMode`) and `watching`
+(`watch_mode.WatchMode`, a strategy playing on the board); slow work runs
 as `jobs`. After every change it builds the view state (`view.build_state`) and hands it to its
 listeners: the widget is one, a test or a Pyodide page can be another. It imports nothing from
 Jupyter.
@@ -40,6 +41,7 @@ from .view import (
     build_state,
     offer_view,
 )
+from .watch_mode import WatchMode
 from .words import PAUSED, quoted
 
 #: What `store=` accepts: DEFAULT (the records database), a path, a Store, or None (no saving).
@@ -96,6 +98,7 @@ class GameSession:
         self.hints = HintMode(self)
         self.puzzles = PuzzleMode(self)
         self.reviews = ReviewMode(self)
+        self.watching = WatchMode(self)
         self._records = self.board.records_view()
         self.state: dict[str, Any] = {}
         self.moves: list[str] = []
@@ -189,6 +192,7 @@ class GameSession:
         the puzzle may refuse a legal move too, saying why it loses."""
         with self.lock:
             self.check_not_paused()
+            self.watching.yield_to_player()
             parsed, game, run = Move.parse(move), self.game, self.puzzles.run
             if run is not None and game.is_legal(parsed):
                 refusal = run.refusal(game, parsed)
@@ -231,6 +235,7 @@ class GameSession:
     def undo(self) -> Move:
         with self.lock:
             self.check_not_paused()
+            self.watching.yield_to_player()
             move = self.game.undo()
             if self.puzzles.run is not None:
                 self.puzzles.run.undone(self.game)
@@ -240,6 +245,7 @@ class GameSession:
     def redo(self) -> Move:
         with self.lock:
             self.check_not_paused()
+            self.watching.yield_to_player()
             move = self.game.redo()
             self.changed(MoveEvent("redo", str(move)))
         return move
@@ -320,6 +326,7 @@ class GameSession:
             if game is None:
                 return None
             self.puzzles.leave()
+            self.watching.leave()
             self.board = Board(game, recorder)  # how it was picked is not saved
             self.changed(MoveEvent("continue"))
             return game
@@ -327,6 +334,7 @@ class GameSession:
     def _start(self, game: Game, proven: bool | None, *, chosen: bool) -> None:
         with self.lock:
             self.puzzles.leave()
+            self.watching.leave()
             self.board = Board(game, self.board.recorder, proven, chosen)
             self.changed(MoveEvent("new"))
 
@@ -370,8 +378,9 @@ class GameSession:
 
     @property
     def board_in_play(self) -> Board:
-        """The board of the game in play: the one a puzzle set aside, or the one on show."""
-        run = self.puzzles.run
+        """The board of the game in play: the one a watched game or a puzzle set aside, or
+        the one on show."""
+        run = self.watching.run or self.puzzles.run
         return run.away if run is not None else self.board
 
     def _withhold_offer_played_elsewhere(self) -> None:
@@ -430,6 +439,7 @@ class GameSession:
             offer=offer_view(recorder.offer),
             records=self._records,
             review=self.reviews.shown,
+            watch=self.watching.view(),
         )
         self.state = build_state(
             board.game,

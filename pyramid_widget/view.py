@@ -157,8 +157,8 @@ class MoveEvent:
 
     action: "play" (a pair, King, draw or recycle), "undo", "redo", "new" (another deal),
     "restart", "continue" (a saved game taken up), "puzzle" (a puzzle was put on the board),
-    "step" (the board went to another move of the game under review), "refresh" or "start"
-    (the widget was just made). move: the move's notation, if any.
+    "watch" (a strategy's game was), "step" (the board went to another move of the game under
+    review), "refresh" or "start" (the widget was just made). move: the move's notation, if any.
     """
 
     action: str
@@ -217,7 +217,8 @@ class Extras:
     bool}: a restart, or another deal (or saved game), would record the game as lost, so a
     view asks the player first. practice: the game counts as played only (records.py).
     lost_from_start: the deal could not be won from its start (None: not known, or not to be
-    said yet: only once the game is over or every card is seen).
+    said yet: only once the game is over or every card is seen). watch: the strategy playing
+    on the board (`watch_mode.WatchMode.view`), or None.
     """
 
     elapsed: float = 0.0
@@ -236,6 +237,7 @@ class Extras:
     at_stake: dict[str, bool] | None = None
     practice: bool = False
     lost_from_start: bool | None = None
+    watch: dict[str, Any] | None = None
 
 
 CHECKING = {"status": "checking"}
@@ -447,6 +449,8 @@ def narration_view(game: Game, event: MoveEvent, extras: Extras, options: ViewOp
             "continue": words.continued(game.move_count),
             "step": words.stepped(game.move_count),
         }[action]
+    elif action == "watch" and extras.watch is not None:
+        text = words.watching(extras.watch["player"], extras.watch["said"])
     elif action == "puzzle" and extras.puzzle is not None:
         puzzle = extras.puzzle
         text = words.puzzle_opened(puzzle["number"], puzzle["count"], puzzle["prompt"])
@@ -590,6 +594,7 @@ def build_state(
         "offer": extras.offer,
         "records": extras.records,
         "review": extras.review,
+        "watch": extras.watch,
         "event": asdict(event),
         "narration": narration_view(game, event, extras, options),
         "options": asdict(options),

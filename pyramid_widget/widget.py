@@ -29,8 +29,7 @@ from .view import OPTION_FIELDS, OPTION_NAMES, MoveEvent, catalog
 
 
 def _asset(name: str) -> Path:
-    """The front end file `name`: inside an installed wheel it lives in pyramid_widget/static/
-    (pyproject's wheel sources), in a source checkout or editable install in the repo's js/."""
+    """The front end file `name`: in pyramid_widget/static/ in a wheel, else in the repo's js/."""
     here = Path(__file__).resolve().parent
     for folder in (here / "static", here.parent / "js"):
         path = folder / name
@@ -283,6 +282,10 @@ class PyramidWidget(anywidget.AnyWidget):
 
     def close_puzzle(self) -> None:
         self.session.puzzles.close()
+
+    def watch(self, strategy: Any, speed: float = 2.0, deal: int | None = None) -> Any:
+        """Watch `strategy` play here, move by move (`watch_mode.WatchMode.start`)."""
+        return self.session.watching.start(strategy, speed=speed, deal=deal)
 
     def records(self, rules: Rules | str | None = None) -> Records:
         """The records of `rules` (default: this game's): games, wins, streaks, bests."""

@@ -789,6 +789,32 @@ def puzzle_choice(label: str, count: int) -> str:
     return f"{label} ({count})"
 
 
+# ---------------------------------------------------------------------------- watching
+NOT_WATCHING = "no strategy is playing on the board: watch one first"
+WATCH_OVER = "the watched game is over: take it over, or stop watching"
+WATCH_YOURS = "You took over: the game is yours to play on (it is not recorded)."
+
+
+WATCH_SAID = {
+    "thinking": "{0} is choosing a move\u2026",
+    "chose": "{0} plays {1}.",
+    "refused": "{0} chose {1}, which the rules refuse ({2}): the game is lost.",
+    "failed": "{0} stopped with an error: {1}",
+    "won": "{0} cleared the pyramid in {1} moves.",
+    "stuck": "{0} has no move left: the game is over.",
+}
+"""What the board says while a strategy plays, after each thing that can happen."""
+
+
+def watch_said(what: str, player: str, *details: object) -> str:
+    return WATCH_SAID[what].format(player, *details)
+
+
+def watching(player: str, said: str) -> str:
+    """What the board says as a watch begins: "Watching greedy play. greedy plays 5♥ + 8♣." """
+    return f"Watching {player} play. {said}"
+
+
 # ---------------------------------------------------------------------------- the notices
 # The notice over the table when the game is paused, won, out of moves or lost.
 PAUSED_TITLE = "Paused"
@@ -915,6 +941,7 @@ BOARD_WORDS = {
     "copied": "Deal code copied.",
     "copy_this": "Copy this code:",
     "puzzle_closed": "Puzzle closed: the game you left is back.",
+    "watch_stopped": "Stopped watching: the game you left is back.",
 }
 """The board's fixed words, sent once in the `catalog` (`view.catalog`): the clock's label,
 what shows while the solver works, the hint's disclosure and the short messages."""

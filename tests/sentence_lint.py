@@ -296,9 +296,15 @@ def add_reviews(said: Collected, rules: str, games: int) -> None:
             said.add("review panel", column, "label")
 
 
+REPORTS = re.compile(r"class='pyramid-(?:scorecard|comparison)'")
+"""The strategy lab's tables: reports for whoever measures a strategy, timings included, read
+as prose (the lab's figures are what its reader acts on)."""
+
+
 def add_html(said: Collected, source: str, page: str) -> None:
     """What a reader of an HTML or SVG output reads: its text between tags, line by line, its
     tooltips and alt texts, and a picture's title and description."""
+    kind = "prose" if REPORTS.search(page) else "label"
     for value in re.findall(r'(?:title|alt|aria-label)="([^"]*)"', page):
         said.add(source, html.unescape(value), "label")
     for value in re.findall(r"<(?:title|desc)>(.*?)</(?:title|desc)>", page, flags=re.S):
@@ -307,7 +313,7 @@ def add_html(said: Collected, source: str, page: str) -> None:
     text = re.sub(r"<br\s*/?>|</(?:p|div|tr|td|th|li|h\d|figcaption)>", "\n", page)
     for line in html.unescape(re.sub(r"<[^>]+>", " ", text)).splitlines():
         line = " ".join(line.split())
-        said.add(source, line, "label")
+        said.add(source, line, kind)
 
 
 def add_records(said: Collected, rules: str) -> None:

@@ -97,6 +97,25 @@ def test_the_statistics_benchmark_counts_alike_on_the_pool_and_a_dask_cluster():
         assert counts in line and "same verdicts" in line, line
 
 
+def test_the_lab_benchmark_times_greedy_twice_and_prints_the_players_table():
+    out = run("bench_lab.py", *("--deals", "8", "--fair-deals", "2", "--workers", "1"),
+              *("--rules", "classic;strict"))  # fmt: skip
+    won = sum(solve(Game.deal(n)).status == "winnable" for n in range(1, 9))
+    for label in ("no verdict kept yet", "the verdicts kept"):
+        line = next(line for line in out.splitlines() if label in line)
+        assert re.search(r"[\d.]+ s wall, [\d.]+ s CPU", line) and f"{won} winnable" in line
+    assert "| player | `classic`: win rate / efficiency | `strict`: win rate / efficiency |" in out
+    strict = sum(solve(Game.deal(n, "strict")).status == "winnable" for n in range(1, 9))
+    bound = next(line for line in out.splitlines() if line.startswith("| all_seeing |"))
+    cells = [cell.strip() for cell in bound.split("|")[2:4]]
+    for cell, winnable in zip(cells, (won, strict), strict=True):
+        rate = f"{100 * winnable / 8:.1f} %"
+        assert cell.startswith(rate) and cell.endswith("/ 100.0 %" if winnable else "/ -"), cell
+    for name in ("random", "greedy", "pile_first", "first_found", "bottom_up", "partner_keeper"):
+        assert re.search(rf"^\| {name} \| [\d.]+ % \(", out, re.MULTILINE), name
+    assert "| fair_hint (#1-2) |" in out and "machine: a fixed pure-Python workload" in out
+
+
 def test_the_side_by_side_benchmark_times_two_trees_in_turn_and_agrees_with_itself():
     out = run("side_by_side.py", str(ROOT), str(ROOT), "--rules", "classic", "--deals", "4")
     rows = [line for line in out.splitlines() if line.startswith(str(ROOT))]

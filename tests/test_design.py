@@ -336,6 +336,10 @@ NOT_FOR_PLAYERS = {
     "locks.py": "the records database's locks",
     "schema.py": "the records database's SQL",
     "rules.py:EDITIONS": "the source editions, for maintainers: a player never reads one",
+    "lab/scorecard.py": "a strategy's scorecard, for whoever measures",
+    "lab/comparison.py": "strategies side by side, for whoever measures",
+    "lab/chart.py": "the chart of strategies side by side, for whoever measures",
+    "lab/verdicts.py": "warnings about the verdicts file to its owner",
 }
 """What the scan leaves out (a module, or one top-level name of a module), and why."""
 

@@ -270,3 +270,21 @@ def test_the_puzzles_notebook_shows_checks_and_plays_a_worksheet() -> None:
     assert all(theme.title in themes for theme in puzzles.THEMES.values())
     answers = cell_with(nb, "puzzle.picture(answer=True)")
     assert text_of(answers).count("keeps the win") == 3 and "can never leave" in text_of(answers)
+
+
+@pytest.mark.slow
+def test_the_strategy_lab_measures_charts_reviews_and_watches_a_strategy() -> None:
+    nb = run("strategy_lab.ipynb")  # on fewer deals (`notebook_runs.FEWER`)
+
+    assert "is face down: a player has not seen it" in text_of(cell_with(nb, "view.stock[0]"))
+    card = text_of(cell_with(nb, "card = evaluate(mine"))
+    assert "efficiency" in card and "where its win slipped away" in card
+    table = text_of(cell_with(nb, "table = compare("))
+    assert all(f"<td>{name}</td>" in table for name in ("mine", "greedy", "random"))
+    chart = cell_with(nb, "table.chart()")
+    assert any("image/png" in output.get("data", {}) for output in chart.outputs)
+    review = text_of(cell_with(nb, "lost.review()"))
+    assert "winnable deals lost; the first is deal" in review and "could be won until" in review
+    assert shows_widget(cell_with(nb, "lost.before_slip()"))
+    assert shows_widget(cell_with(nb, "w = PyramidWidget(RULES, deal=lost.deal"))
+    assert re.search(r"mine against greedy: [+-]\d+\.\d points", text_of(cell_with(nb, "margin")))

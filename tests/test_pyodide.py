@@ -183,3 +183,14 @@ def test_hint_review_and_winnable_deal_answer_with_no_thread(run, cpython_facts)
     assert same == {
         key: value for key, value in cpython_facts["session"].items() if key != "threaded"
     }
+
+
+def test_a_strategy_is_measured_and_watched_with_no_thread_as_in_cpython(run, cpython_facts):
+    """With no process pool, evaluate plays in the caller's turn: the same figures as a pool
+    of CPython processes; a watched strategy steps on a board with no timer thread."""
+    lab = run["report"]["facts"]["lab"]
+    assert lab["figures"]["games"] == 8 and lab["same_again"] and lab["slip"]
+    phase, played, move, said = lab["watched"]
+    assert (phase, played) == ("paused", 3) and move and said.startswith("greedy plays")
+    assert lab["back"] == []  # the game in play came back untouched
+    assert lab == cpython_facts["lab"]

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from pyramid_widget import Game, Rules, deal_winnable, solve, winnability
 from pyramid_widget.deals import MAX_DEAL
 from pyramid_widget.solver import wilson
+from pyramid_widget.solver.chunked import IN_FLIGHT_PER_WORKER, DealsLeft
 from pyramid_widget.solver.pools import DEFAULT_WORKERS, InlineExecutor
-from pyramid_widget.solver.stats import IN_FLIGHT_PER_WORKER, DealsLeft
 
 
 def test_a_winnable_deal_is_proven_and_replays():

@@ -452,6 +452,7 @@ def check_site(site: Path) -> None:
         "static/pyodide/pyodide.mjs",
         "static/pyodide/pyodide-lock.json",
         "files/play.ipynb",
+        "files/strategy_lab.ipynb",
     ):
         if not (site / path).is_file():
             problems.append(f"{path} is missing")

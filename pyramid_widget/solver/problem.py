@@ -9,13 +9,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..cards import COVERED_BY, LYING_ON, PYRAMID_SIZE, RANKS, STOCK_SIZE, Card
+from ..cards import LYING_ON, PYRAMID_SIZE, RANKS, STOCK_SIZE, Card, is_exposed
 
 FULL = (1 << PYRAMID_SIZE) - 1
 EMPTY_STOCK = STOCK_SIZE  # the canonical boundary k when the stock is empty
-
-COVER = tuple(sum(1 << j for j in COVERED_BY[i]) for i in range(PYRAMID_SIZE))
-"""COVER[i]: mask of the two cards lying directly on pyramid card i (0 for the bottom row)."""
 
 COMPARABLE = tuple(
     sum(1 << j for j in LYING_ON[i]) | sum(1 << j for j in range(PYRAMID_SIZE) if i in LYING_ON[j])
@@ -90,5 +87,5 @@ def first_stock(S: int, k: int) -> int:
 def exposed_cards(P: int) -> tuple[tuple[int, ...], int]:
     """The pyramid cards in play when the cards of mask P are gone (the same for every deal),
     and their mask: every new pyramid state's facts need both."""
-    cards = tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and P & COVER[i] == COVER[i])
+    cards = tuple(i for i in range(PYRAMID_SIZE) if not P >> i & 1 and is_exposed(P, i))
     return cards, sum(1 << i for i in cards)

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import math
-import operator
 import random
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..deals import MAX_DEAL, check_deal_number, parse_layout
+from ..deals import MAX_DEAL
 from ..game import Game
-from ..progress import ProgressOption, progress_display
+from ..progress import ProgressOption
 from ..rules import Rules
-from ..words import quoted
 from .budget import nodes_for, seconds_limit
+from .chunked import checked, spread
 from .gc_pause import collector_paused
-from .pools import Pool, pool_for
 from .problem import Problem
 from .search import SearchTimeout, Solver
 from .solution import problem_from_game, solve
@@ -168,9 +165,9 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     p = successes / trials
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - spread)
-    high = 1.0 if successes == trials else min(1.0, centre + spread)
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - margin)
+    high = 1.0 if successes == trials else min(1.0, centre + margin)
     return low, high
 
 
@@ -192,13 +189,6 @@ def solve_chunk(
         else:
             undecided.append(deal)
     return winnable, unwinnable, undecided
-
-
-IN_FLIGHT_PER_WORKER = 2
-"""Chunks in flight for each worker: one running and one waiting, so none idles in between."""
-
-CHUNK = 25
-"""Deals in a chunk at most: enough to make a submit's cost small next to the solving."""
 
 
 def winnability(
@@ -246,204 +236,26 @@ def winnability(
     """
     time_limit = seconds_limit("time_limit", time_limit, unlimited=True)
     rules = Rules.coerce(rules)
-    deals = _checked(deals)
-    workers, chunk = _count("workers", workers), _count("chunk", chunk)
-    display = progress_display(progress, len(deals), rules.name)
-    started = time.perf_counter()
-    chunks: list[_Chunk] = []  # every chunk sent, in order
-    running: dict[Any, _Chunk] = {}  # those not yet counted, by their handle
-    pool: Pool | None = None
-    finished = False
-    done = 0  # deals counted, for the progress display
-    try:
-        if deals:
-            pool = pool_for(executor, workers, len(deals))
-            size = chunk or _chunk_size(len(deals), pool)
-            while _sent(chunks) < len(deals) or running:
-                while (
-                    _sent(chunks) < len(deals)
-                    and len(running) < IN_FLIGHT_PER_WORKER * pool.workers()
-                ):
-                    first = _sent(chunks)
-                    part = list(deals[first : first + size])
-                    sent = _Chunk(first, first + len(part))
-                    sent.handle = pool.submit(solve_chunk, part, rules.name, time_limit)
-                    chunks.append(sent)
-                    running[sent.handle] = sent
-                for handle in pool.wait(running):
-                    done += _count_in(running, handle, pool)
-                    if display is not None:
-                        display.update(*_progress(done, len(deals), started))
-        finished = True
-    except KeyboardInterrupt:
-        if pool is not None:  # what finished before the interrupt still counts
-            for handle in [handle for handle in running if pool.finished(handle)]:
-                _count_in(running, handle, pool)
-    finally:
-        if pool is not None:
-            if not finished:
-                pool.cancel(running)
-            pool.close(interrupted=not finished)
-        if display is not None:
-            done = sum(c.end - c.start for c in chunks if c.outcome is not None)
-            display.close(done, len(deals), time.perf_counter() - started, not finished)
-    counted = [c.outcome for c in chunks if c.outcome is not None]
+    deals = checked(deals)
+    done = spread(
+        solve_chunk,
+        deals,
+        lambda part: (part, rules.name, time_limit),
+        executor=executor,
+        workers=workers,
+        chunk=chunk,
+        progress=progress,
+        label=rules.name,
+    )
+    counted = [outcome for _, outcome in done.outcomes]
     undecided = [deal for _, _, left in counted for deal in left]
-    cancelled = [deal for c in chunks if c.outcome is None for deal in deals[c.start : c.end]]
     return Winnability(
         rules.name,
         sum(winnable for winnable, _, _ in counted),
         sum(unwinnable for _, unwinnable, _ in counted),
         len(undecided),
-        time.perf_counter() - started,
+        done.seconds,
         tuple(undecided),
-        not finished,
-        DealsLeft(tuple(cancelled), deals[_sent(chunks) :]),
+        not done.finished,
+        done.not_tried,
     )
-
-
-class DealsLeft(Sequence):
-    """Deals in order, kept as the pieces they came in (tuples, ranges): after an interrupt in
-    ``range(1, 2**32)`` the deals never sent stay a range and take no memory.
-
-    >>> left = DealsLeft((7, 9), range(12, 16))
-    >>> len(left), list(left), left[2], left == (7, 9, 12, 13, 14, 15)
-    (6, [7, 9, 12, 13, 14, 15], 12, True)
-    >>> left.spans()
-    ['7', '9', '12-15']
-    """
-
-    def __init__(self, *parts: Sequence[int | str]) -> None:
-        flat = [
-            piece
-            for part in parts
-            for piece in (part.parts if isinstance(part, DealsLeft) else (part,))
-        ]
-        self.parts = tuple(part for part in flat if len(part))
-        self.size = sum(len(part) for part in self.parts)
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __iter__(self) -> Iterator[int | str]:
-        for part in self.parts:
-            yield from part
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(self.size)[index])
-        position = operator.index(index)
-        if position < 0:
-            position += self.size
-        if not 0 <= position < self.size:
-            raise IndexError("DealsLeft index out of range")
-        for part in self.parts:
-            if position < len(part):
-                return part[position]
-            position -= len(part)
-        raise AssertionError("unreachable: the sizes add up")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"DealsLeft({', '.join(map(repr, self.parts))})"
-
-    def spans(self) -> list[str]:
-        """The deals as the command line writes them: a run of numbered deals as a range
-        ("12-15", one span however long a range is), a layout as it is."""
-        runs: list[list] = []  # [first, last] of consecutive numbers, or [layout, layout]
-
-        def add(first: int | str, last: int | str) -> None:
-            previous = runs[-1][1] if runs else None
-            if isinstance(first, int) and isinstance(previous, int) and previous + 1 == first:
-                runs[-1][1] = last
-            else:
-                runs.append([first, last])
-
-        for part in self.parts:
-            if isinstance(part, range) and part.step == 1:
-                add(part[0], part[-1])
-            else:
-                for deal in part:
-                    add(deal, deal)
-        return [str(first) if first == last else f"{first}-{last}" for first, last in runs]
-
-
-@dataclass
-class _Chunk:
-    """Deals ``deals[start:end]`` sent as one call. An interrupt may land between any two
-    steps of the loop, so each step is one assignment and the counts are taken at the end
-    from these records alone: a chunk counts once its outcome is set, and is not tried until
-    then, whatever else was half done."""
-
-    start: int
-    end: int
-    handle: Any = None
-    outcome: tuple[int, int, list[int | str]] | None = None
-
-
-def _sent(chunks: list[_Chunk]) -> int:
-    """How many deals were sent (chunks go out in order)."""
-    return chunks[-1].end if chunks else 0
-
-
-def _count_in(running: dict[Any, _Chunk], handle: Any, pool: Pool) -> int:
-    """Take a finished chunk's outcome and drop its handle (a dask future held on to would
-    keep its result on the cluster); returns its number of deals."""
-    sent = running[handle]
-    sent.outcome = pool.result(handle)
-    del running[handle]
-    sent.handle = None
-    return sent.end - sent.start
-
-
-def _progress(done: int, total: int, started: float) -> tuple[int, int, float | None, float | None]:
-    """(done, total, deals per second, seconds left) for a progress display."""
-    elapsed = time.perf_counter() - started
-    rate = done / elapsed if done and elapsed > 0 else None
-    eta = (total - done) / rate if rate else None
-    return done, total, rate, eta
-
-
-def _chunk_size(total: int, pool: Pool) -> int:
-    """`CHUNK` deals, fewer when that would leave workers without a chunk; one at a time in
-    this process, where a chunk buys nothing and an interrupt should lose as little as can be."""
-    if pool.in_process:
-        return 1
-    return max(1, min(CHUNK, math.ceil(total / (IN_FLIGHT_PER_WORKER * pool.workers()))))
-
-
-def _count(name: str, value: int | None) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {quoted(value)}")
-    if value < 1:
-        raise ValueError(f"{name} must be 1 or more, not {value}")
-    return value
-
-
-def _checked(deals: Iterable[int | str]) -> Sequence[int | str]:
-    """The deals as a sequence, every one checked (a range by its two ends)."""
-    if isinstance(deals, str):
-        raise ValueError("deals is a collection of deal numbers or layouts: put a layout in a list")
-    if isinstance(deals, range):
-        for end in deals[:1], deals[-1:]:
-            for deal in end:
-                check_deal_number(deal)
-        return deals
-    checked = tuple(deals)
-    for deal in checked:
-        if isinstance(deal, bool) or not isinstance(deal, (int, str)):
-            raise ValueError(f"a deal is a deal number or a 52-card layout, not {quoted(deal)}")
-        if isinstance(deal, str):
-            parse_layout(deal)  # a bad layout fails here, in the caller, with its reason
-        else:
-            check_deal_number(deal)
-    return checked

@@ -278,6 +278,33 @@ def session() -> dict[str, Any]:
     }
 
 
+def lab() -> dict[str, Any]:
+    """A strategy measured with no executor given (in Pyodide, in the caller's own turn), twice
+    (the second time on the verdicts kept on disk), and one watched on a board, paused and
+    stepped from code."""
+    from pyramid_widget.lab import evaluate, greedy
+    from pyramid_widget.session import GameSession
+
+    card = evaluate(greedy, "classic", range(1, 9), progress=None)
+    again = evaluate(greedy, "classic", range(1, 9), progress=None)
+    board = GameSession("classic", deal=DEAL, store=None)
+    watch = board.watching.start(greedy, speed=20)
+    watch.pause()
+    for _ in range(3):
+        _settled(lambda: board.state["watch"]["move"] is not None)
+        watch.step()
+    _settled(lambda: board.state["watch"]["move"] is not None)
+    shown = board.state["watch"]
+    watch.stop()
+    return {
+        "figures": {key: value for key, value in card.figures().items() if key != "ms_per_game"},
+        "same_again": card == again,
+        "slip": card.lost_winnable[0].slip_text,
+        "watched": [shown["phase"], shown["played"], shown["move"], shown["said"]],
+        "back": board.moves,
+    }
+
+
 def facts() -> dict[str, Any]:
     return {
         "engine": engine(),
@@ -286,6 +313,7 @@ def facts() -> dict[str, Any]:
         "records": records(),
         "widget": widget(),
         "session": session(),
+        "lab": lab(),
     }
 
 

@@ -534,6 +534,15 @@ def kernel(page: Page, expression: str) -> str:
     return run_code(page, f"print({expression})")
 
 
+def kernel_once(page: Page, expression: str, expected: str, timeout_s: float = 10.0) -> str:
+    """What `expression` prints once it prints `expected`, or at the deadline: a view sends its
+    intents one at a time, so a cell run just after a click may reach the kernel first."""
+    deadline = time.monotonic() + timeout_s
+    while (said := kernel(page, expression)) != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    return said
+
+
 def cell_count(page: Page) -> int:
     return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
 

@@ -11,6 +11,7 @@ from harness import (
     cell_count,
     has_class,
     kernel,
+    kernel_once,
     menu,
     open_board,
     run_all,
@@ -257,7 +258,8 @@ def test_deals_and_rules_from_the_game_menu(lab_notebook):
     body.locator('select[data-setting="preset"]').select_option("open-stock")
     body.locator('select[data-setting="passes"]').select_option("1")
     expect(body.locator('select[data-setting="passes"]')).to_have_value("1")
-    assert kernel(page, "w.next_rules, w.game.rules.name") == "open-stock,passes=1 classic"
+    chosen = "open-stock,passes=1 classic"
+    assert kernel_once(page, "w.next_rules, w.game.rules.name", chosen) == chosen
     board.locator('.pw-controls > button[data-action="new"]').click()
     expect(board.locator(".pw-status")).to_contain_text("Pass 1 of 1")
     expect(board.locator('[data-pile="stock"] [data-card]')).to_have_count(1)  # face up now

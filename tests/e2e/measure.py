@@ -18,7 +18,6 @@ shown, so it is not measured.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from playwright.sync_api import Locator, Page
@@ -286,18 +285,6 @@ def moved(before: dict[str, dict[str, float]], after: dict[str, dict[str, float]
         for name, box in before.items()
         if name not in after or any(abs(box[key] - after[name][key]) >= 0.5 for key in box)
     ]
-
-
-def moved_once_settled(
-    root: Locator, before: dict[str, dict[str, float]], seconds: float = 5.0
-) -> list[str]:
-    """What `moved` finds once the board's last frame is laid out: asked again every 100 ms
-    until nothing moved or `seconds` passed (a loaded machine may measure between a state's
-    arrival and its layout)."""
-    deadline = time.monotonic() + seconds
-    while (found := moved(before, boxes(root))) and time.monotonic() < deadline:
-        root.page.wait_for_timeout(100)
-    return found
 
 
 def overlaps(named: dict[str, dict[str, float]]) -> list[tuple[str, str]]:

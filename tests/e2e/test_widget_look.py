@@ -38,7 +38,6 @@ from measure import (
     marks,
     measure_in_both_themes,
     moved,
-    moved_once_settled,
     overlaps,
     print_figures,
     set_theme,
@@ -290,12 +289,12 @@ def test_panels_open_in_view_and_the_status_line_keeps_its_place(lab_notebook, p
         run_code(page, code)
         expect(status).to_contain_text(shows)
         assert board.evaluate(first) == left, f"after {code}: {status.inner_text()}"
-        assert moved_once_settled(board, start) == [], board.evaluate(PARTS)
+        assert moved(start, boxes(board)) == [], board.evaluate(PARTS)
     panel = board.locator(".pw-panel")
     run_code(page, "while w.game.outcome is None: w.play(w.game.legal_moves()[0])")
     expect(panel).to_be_visible()  # out of moves, or (now and then) won
     assert board.evaluate(first) == left, status.inner_text()
-    assert moved_once_settled(board, start) == [], status.inner_text()
+    assert moved(start, boxes(board)) == [], status.inner_text()
     # Out of moves offers Undo first; a win, or a deal lost from its start, a new deal.
     first_button = (
         "button undo" if kernel(page, "w.state['notice']['kind']") == "stuck" else "button new"
